@@ -1,0 +1,93 @@
+//! `join`: run two closures, potentially in parallel.
+
+use crate::job::StackJob;
+use crate::latch::SpinLatch;
+use crate::registry::{self, WorkerThread};
+use crate::unwind;
+use crate::FnContext;
+use std::any::Any;
+
+/// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both
+/// results.
+///
+/// The calling thread runs `oper_a` and offers `oper_b` to other workers; if
+/// nobody has taken `oper_b` by the time `oper_a` returns, the caller runs it
+/// too. Outside any pool, the call moves into the global pool first.
+///
+/// # Panics
+/// If either closure panics, `join` waits for the other one to finish and
+/// then resumes the panic (`oper_a`'s if both panic).
+pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    join_context(|_| oper_a(), |_| oper_b())
+}
+
+/// `join`, where each closure is told whether it runs on a different thread
+/// from the one that called `join_context` (see [`FnContext::migrated`]).
+pub fn join_context<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    registry::in_worker(|worker_thread, injected| {
+        let job_b = StackJob::new(
+            |migrated| oper_b(FnContext::new(migrated)),
+            SpinLatch::new(worker_thread),
+        );
+        // SAFETY: `job_b` stays on this stack until it has run, either inline
+        // below or elsewhere with its latch observed set below.
+        let job_b_ref = unsafe { job_b.as_job_ref() };
+        let job_b_id = job_b_ref.id();
+        worker_thread.push(job_b_ref);
+
+        let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
+            Ok(value) => value,
+            Err(payload) => wait_then_resume(worker_thread, &job_b.latch, payload),
+        };
+
+        // Take `job_b` back if nobody stole it, running whatever newer jobs
+        // `oper_a` left above it.
+        while !job_b.latch.probe() {
+            match worker_thread.take_local_job() {
+                Some(job) if job.id() == job_b_id => {
+                    let result_b = job_b.run_inline(injected);
+                    return (result_a, result_b);
+                }
+                // SAFETY: popped from our deque, so not run before.
+                Some(job) => unsafe { worker_thread.execute(job) },
+                None => {
+                    // Stolen: wait for the thief, working meanwhile.
+                    // SAFETY: `worker_thread` is the current thread's worker.
+                    unsafe { worker_thread.wait_until(&job_b.latch) };
+                    debug_assert!(job_b.latch.probe());
+                    break;
+                }
+            }
+        }
+        // SAFETY: the latch is set.
+        (result_a, unsafe { job_b.into_result() })
+    })
+}
+
+/// `oper_a` panicked: `job_b` still points into this stack frame, so wait
+/// until it is done before unwinding through it.
+#[cold]
+fn wait_then_resume(
+    worker_thread: &WorkerThread,
+    job_b_latch: &SpinLatch<'_>,
+    payload: Box<dyn Any + Send>,
+) -> ! {
+    // SAFETY: `worker_thread` is the current thread's worker.
+    unsafe { worker_thread.wait_until(job_b_latch) };
+    unwind::resume_unwinding(payload)
+}
+
+#[cfg(test)]
+mod test;

@@ -1,0 +1,534 @@
+//! The registry: one pool's worker threads, their queues and sleep state.
+
+use crate::job::{JobRef, StackJob};
+use crate::latch::{AsCoreLatch, CoreLatch, LockLatch, OnceLatch, SpinLatch};
+use crate::sleep::{IdleState, JecWidth, Sleep, SleepSnapshot, THREADS_MAX};
+use crate::sync::atomic::{AtomicUsize, Ordering};
+use crate::sync::deque::{Injector, Steal, Stealer, Worker};
+use crate::sync::{thread, thread_local, Arc, OnceLock};
+use crate::unwind;
+use crate::{ErrorKind, ThreadPoolBuildError, ThreadPoolBuilder};
+use std::any::Any;
+use std::cell::Cell;
+use std::fmt;
+use std::mem;
+use std::ptr;
+
+type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
+type StartHandler = dyn Fn(usize) + Send + Sync;
+type ExitHandler = dyn Fn(usize) + Send + Sync;
+
+pub(crate) struct Registry {
+    thread_infos: Vec<ThreadInfo>,
+    sleep: Sleep,
+    injected_jobs: Injector<JobRef>,
+    panic_handler: Option<Box<PanicHandler>>,
+    start_handler: Option<Box<StartHandler>>,
+    exit_handler: Option<Box<ExitHandler>>,
+    /// One for each `ThreadPool` handle and each spawned job not yet run.
+    /// When it drops to zero, every worker's terminate latch is set.
+    terminate_count: AtomicUsize,
+}
+
+struct ThreadInfo {
+    /// Set when the pool ends; the worker's main loop waits on it.
+    terminate: OnceLatch,
+    stealer: Stealer<JobRef>,
+}
+
+/// A registry together with the handles of its threads.
+pub(crate) struct StartedRegistry {
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) threads: Vec<thread::JoinHandle<()>>,
+}
+
+impl Registry {
+    pub(crate) fn new(
+        mut builder: ThreadPoolBuilder,
+    ) -> Result<StartedRegistry, ThreadPoolBuildError> {
+        let num_threads = builder.resolved_num_threads();
+        if num_threads > THREADS_MAX {
+            return Err(ThreadPoolBuildError::new(ErrorKind::TooManyThreads {
+                requested: num_threads,
+                max: THREADS_MAX,
+            }));
+        }
+        let jec_width = match builder.jec_bits {
+            None => JecWidth::FULL,
+            Some(bits) => JecWidth::new(bits).ok_or_else(|| {
+                ThreadPoolBuildError::new(ErrorKind::InvalidJecBits {
+                    requested: bits,
+                    max: JecWidth::MAX_BITS,
+                })
+            })?,
+        };
+
+        let workers: Vec<Worker<JobRef>> = (0..num_threads).map(|_| Worker::new_lifo()).collect();
+        let registry = Arc::new(Registry {
+            thread_infos: workers
+                .iter()
+                .map(|worker| ThreadInfo {
+                    terminate: OnceLatch::new(),
+                    stealer: worker.stealer(),
+                })
+                .collect(),
+            sleep: Sleep::new(num_threads, jec_width),
+            injected_jobs: Injector::new(),
+            panic_handler: builder.panic_handler.take(),
+            start_handler: builder.start_handler.take(),
+            exit_handler: builder.exit_handler.take(),
+            terminate_count: AtomicUsize::new(1),
+        });
+
+        let mut threads = Vec::with_capacity(num_threads);
+        for (index, worker) in workers.into_iter().enumerate() {
+            let mut thread_builder = thread::Builder::new();
+            if let Some(name) = builder.name_for_thread(index) {
+                thread_builder = thread_builder.name(name);
+            }
+            if let Some(stack_size) = builder.stack_size {
+                thread_builder = thread_builder.stack_size(stack_size);
+            }
+            let thread_registry = Arc::clone(&registry);
+            let spawned = thread_builder.spawn(move || {
+                // SAFETY: this is a fresh thread, and `worker` is its queue.
+                unsafe { main_loop(worker, thread_registry, index) }
+            });
+            match spawned {
+                Ok(handle) => threads.push(handle),
+                Err(error) => {
+                    // Threads that did start must not wait forever for work.
+                    registry.terminate();
+                    for handle in threads {
+                        let _ = handle.join();
+                    }
+                    return Err(ThreadPoolBuildError::new(ErrorKind::Io(error)));
+                }
+            }
+        }
+        Ok(StartedRegistry { registry, threads })
+    }
+
+    pub(crate) fn num_threads(&self) -> usize {
+        self.thread_infos.len()
+    }
+
+    fn is_same(&self, other: &Registry) -> bool {
+        ptr::eq(self, other)
+    }
+
+    /// Calls the panic handler with a spawned job's panic, or aborts the
+    /// process when there is none (a panic nobody can observe must not pass
+    /// silently).
+    pub(crate) fn handle_panic(&self, payload: Box<dyn Any + Send>) {
+        match &self.panic_handler {
+            Some(handler) => {
+                let abort = unwind::AbortIfPanic;
+                handler(payload);
+                mem::forget(abort);
+            }
+            None => {
+                let _abort = unwind::AbortIfPanic;
+                unwind::resume_unwinding(payload);
+            }
+        }
+    }
+
+    /// Runs `func`, sending a panic to the panic handler.
+    pub(crate) fn catch_unwind(&self, func: impl FnOnce()) {
+        if let Err(payload) = unwind::halt_unwinding(func) {
+            self.handle_panic(payload);
+        }
+    }
+
+    /// Pushes a job from outside the pool (or from another pool).
+    pub(crate) fn inject(&self, job: JobRef) {
+        debug_assert_ne!(
+            self.terminate_count.load(Ordering::Acquire),
+            0,
+            "a job was injected into a pool that has ended"
+        );
+        let queue_was_empty = self.injected_jobs.is_empty();
+        self.injected_jobs.push(job);
+        self.sleep.new_injected_jobs(1, queue_was_empty);
+    }
+
+    /// Whether the injector holds a job: the sleeper's final check.
+    fn has_injected_job(&self) -> bool {
+        !self.injected_jobs.is_empty()
+    }
+
+    fn pop_injected_job(&self) -> Option<JobRef> {
+        loop {
+            match self.injected_jobs.steal() {
+                Steal::Success(job) => return Some(job),
+                Steal::Empty => return None,
+                Steal::Retry => thread::yield_now(),
+            }
+        }
+    }
+
+    /// Pushes onto the current worker's deque when it belongs to this pool,
+    /// injects otherwise.
+    pub(crate) fn inject_or_push(&self, job: JobRef) {
+        let worker_thread = WorkerThread::current();
+        // SAFETY: a non-null current worker is live for the whole call.
+        match unsafe { worker_thread.as_ref() } {
+            Some(worker_thread) if worker_thread.registry.is_same(self) => worker_thread.push(job),
+            _ => self.inject(job),
+        }
+    }
+
+    /// Runs `op` on a worker of this pool and returns its result. From a
+    /// worker of this pool it runs in place; from outside it is injected and
+    /// the caller blocks; from another pool's worker it is injected and that
+    /// worker keeps running its own pool's jobs while it waits.
+    pub(crate) fn in_worker<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread, bool) -> R + Send,
+        R: Send,
+    {
+        let worker_thread = WorkerThread::current();
+        // SAFETY: a non-null current worker is live for the whole call.
+        match unsafe { worker_thread.as_ref() } {
+            None => self.in_worker_cold(op),
+            Some(worker_thread) if !worker_thread.registry.is_same(self) => {
+                self.in_worker_cross(worker_thread, op)
+            }
+            Some(worker_thread) => op(worker_thread, false),
+        }
+    }
+
+    #[cold]
+    fn in_worker_cold<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread, bool) -> R + Send,
+        R: Send,
+    {
+        let job = StackJob::new(
+            |injected| {
+                let worker_thread = WorkerThread::current();
+                assert!(injected && !worker_thread.is_null());
+                // SAFETY: checked non-null; we run on that worker.
+                op(unsafe { &*worker_thread }, true)
+            },
+            LockLatch::new(),
+        );
+        // SAFETY: `job` stays on this stack until its latch is set below.
+        self.inject(unsafe { job.as_job_ref() });
+        job.latch.wait_and_reset();
+        // SAFETY: the latch was set.
+        unsafe { job.into_result() }
+    }
+
+    #[cold]
+    fn in_worker_cross<OP, R>(&self, current_thread: &WorkerThread, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread, bool) -> R + Send,
+        R: Send,
+    {
+        debug_assert!(!current_thread.registry.is_same(self));
+        let job = StackJob::new(
+            |injected| {
+                let worker_thread = WorkerThread::current();
+                assert!(injected && !worker_thread.is_null());
+                // SAFETY: checked non-null; we run on that worker.
+                op(unsafe { &*worker_thread }, true)
+            },
+            SpinLatch::cross(current_thread),
+        );
+        // SAFETY: `job` stays on this stack until its latch is set below.
+        self.inject(unsafe { job.as_job_ref() });
+        // SAFETY: `current_thread` is the current thread's worker.
+        unsafe { current_thread.wait_until(&job.latch) };
+        // SAFETY: the latch was set.
+        unsafe { job.into_result() }
+    }
+
+    pub(crate) fn notify_worker_latch_is_set(&self, target_worker_index: usize) {
+        self.sleep.notify_worker_latch_is_set(target_worker_index);
+    }
+
+    /// Another reason to keep the workers alive (a spawned job).
+    pub(crate) fn increment_terminate_count(&self) {
+        let before = self.terminate_count.fetch_add(1, Ordering::AcqRel);
+        assert_ne!(before, 0, "a job was spawned into a pool that has ended");
+        assert_ne!(before, usize::MAX, "terminate count overflow");
+    }
+
+    /// One reason to keep the workers alive is gone; with the last one, tell
+    /// every worker to exit once it is out of work.
+    pub(crate) fn terminate(&self) {
+        if self.terminate_count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            for (index, thread_info) in self.thread_infos.iter().enumerate() {
+                // SAFETY: the latch lives in `self`, which outlives this call,
+                // and belongs to worker `index`.
+                unsafe { OnceLatch::set_and_wake(&thread_info.terminate, self, index) };
+            }
+        }
+    }
+
+    pub(crate) fn sleep_snapshot(&self) -> SleepSnapshot {
+        self.sleep.snapshot()
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("num_threads", &self.num_threads())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The global pool, built on first use or by `build_global`. It is never torn
+/// down; its threads live until the process exits. (It uses a `std` cell in
+/// every world, so the checker suites build their own pools instead.)
+static GLOBAL_REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+
+/// Builds the global pool from `builder`, unless one exists.
+pub(crate) fn init_global_registry(builder: ThreadPoolBuilder) -> Result<(), ThreadPoolBuildError> {
+    let already = || ThreadPoolBuildError::new(ErrorKind::GlobalPoolAlreadyInitialized);
+    if GLOBAL_REGISTRY.get().is_some() {
+        return Err(already());
+    }
+    // The global pool's threads are detached: nobody waits for them.
+    let StartedRegistry {
+        registry,
+        threads: _,
+    } = Registry::new(builder)?;
+    GLOBAL_REGISTRY.set(registry).map_err(|lost_race| {
+        // Another thread built the global pool first; retire ours.
+        lost_race.terminate();
+        already()
+    })
+}
+
+/// The global pool, built with default settings if needed.
+pub(crate) fn global_registry() -> &'static Arc<Registry> {
+    GLOBAL_REGISTRY.get_or_init(|| {
+        Registry::new(ThreadPoolBuilder::new())
+            .or_else(|_| Registry::new(ThreadPoolBuilder::new().num_threads(1)))
+            .unwrap_or_else(|error| panic!("drowse: cannot start the global thread pool: {error}"))
+            .registry
+    })
+}
+
+/// The pool of the current worker, or the global pool.
+pub(crate) fn current_registry() -> Arc<Registry> {
+    // SAFETY: a non-null current worker is live for the whole call.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(worker_thread) => Arc::clone(&worker_thread.registry),
+        None => Arc::clone(global_registry()),
+    }
+}
+
+/// Runs `op` on a worker: this one, or one of the global pool.
+pub(crate) fn in_worker<OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&WorkerThread, bool) -> R + Send,
+    R: Send,
+{
+    // SAFETY: a non-null current worker is live for the whole call.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(worker_thread) => op(worker_thread, false),
+        None => global_registry().in_worker(op),
+    }
+}
+
+thread_local! {
+    /// The worker running on this thread, or null.
+    static WORKER_THREAD_STATE: Cell<*const WorkerThread> = Cell::new(ptr::null());
+}
+
+/// A worker thread's own state; lives on its stack for its whole life.
+pub(crate) struct WorkerThread {
+    worker: Worker<JobRef>,
+    index: usize,
+    rng: XorShift64Star,
+    registry: Arc<Registry>,
+}
+
+impl WorkerThread {
+    /// The current thread's worker, or null outside any pool.
+    #[inline]
+    pub(crate) fn current() -> *const WorkerThread {
+        WORKER_THREAD_STATE.with(Cell::get)
+    }
+
+    pub(crate) fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Pushes a job onto this worker's deque and tells the sleep module.
+    #[inline]
+    pub(crate) fn push(&self, job: JobRef) {
+        let queue_was_empty = self.worker.is_empty();
+        self.worker.push(job);
+        self.registry.sleep.new_internal_jobs(1, queue_was_empty);
+    }
+
+    /// The newest job on this worker's own deque.
+    #[inline]
+    pub(crate) fn take_local_job(&self) -> Option<JobRef> {
+        self.worker.pop()
+    }
+
+    /// Runs jobs (its own, stolen, injected) until `latch` is set, sleeping
+    /// when there are none.
+    ///
+    /// # Safety
+    /// `self` must be the current thread's worker.
+    #[inline]
+    pub(crate) unsafe fn wait_until<L: AsCoreLatch + ?Sized>(&self, latch: &L) {
+        let latch = latch.as_core_latch();
+        if !latch.probe() {
+            // SAFETY: forwarded.
+            unsafe { self.wait_until_cold(latch) };
+        }
+    }
+
+    #[cold]
+    unsafe fn wait_until_cold(&self, latch: &CoreLatch) {
+        // Jobs on this stack may be referenced from other threads' queues;
+        // unwinding out of here would free them under those threads' feet.
+        let abort = unwind::AbortIfPanic;
+        'work: while !latch.probe() {
+            if let Some(job) = self.take_local_job() {
+                // SAFETY: popped from a queue, so not run before.
+                unsafe { self.execute(job) };
+                continue;
+            }
+            let mut idle_state: IdleState = self.registry.sleep.start_looking(self.index);
+            while !latch.probe() {
+                if let Some(job) = self.find_work() {
+                    self.registry.sleep.work_found();
+                    // SAFETY: taken from a queue, so not run before.
+                    unsafe { self.execute(job) };
+                    // The job may have pushed local work.
+                    continue 'work;
+                }
+                self.registry
+                    .sleep
+                    .no_work_found(&mut idle_state, latch, || self.registry.has_injected_job());
+            }
+            // The latch is set: whatever we were waiting for is the work we
+            // found.
+            self.registry.sleep.work_found();
+            break;
+        }
+        mem::forget(abort);
+    }
+
+    /// # Safety
+    /// The job must not have run before.
+    #[inline]
+    pub(crate) unsafe fn execute(&self, job: JobRef) {
+        // SAFETY: forwarded.
+        unsafe { job.execute() }
+    }
+
+    /// A job from anywhere: our deque, a random victim's, the injector.
+    fn find_work(&self) -> Option<JobRef> {
+        self.take_local_job()
+            .or_else(|| self.steal())
+            .or_else(|| self.registry.pop_injected_job())
+    }
+
+    /// Steals the oldest job of some other worker, starting at a random one.
+    fn steal(&self) -> Option<JobRef> {
+        let thread_infos = &self.registry.thread_infos;
+        let num_threads = thread_infos.len();
+        if num_threads <= 1 {
+            return None;
+        }
+        loop {
+            let mut retry = false;
+            let start = self.rng.next_below(num_threads);
+            let job = (start..num_threads)
+                .chain(0..start)
+                .filter(|&victim| victim != self.index)
+                .find_map(|victim| match thread_infos[victim].stealer.steal() {
+                    Steal::Success(job) => Some(job),
+                    Steal::Empty => None,
+                    Steal::Retry => {
+                        retry = true;
+                        None
+                    }
+                });
+            if job.is_some() || !retry {
+                return job;
+            }
+            thread::yield_now();
+        }
+    }
+}
+
+/// The body of every worker thread.
+///
+/// # Safety
+/// Must run on a fresh thread of `registry`, with `worker` the queue whose
+/// stealer is `registry.thread_infos[index].stealer`.
+unsafe fn main_loop(worker: Worker<JobRef>, registry: Arc<Registry>, index: usize) {
+    let worker_thread = &WorkerThread {
+        worker,
+        index,
+        rng: XorShift64Star::new(index),
+        registry,
+    };
+    WORKER_THREAD_STATE.with(|current| {
+        debug_assert!(current.get().is_null());
+        current.set(worker_thread);
+    });
+    let registry = &*worker_thread.registry;
+
+    if let Some(handler) = &registry.start_handler {
+        registry.catch_unwind(|| handler(index));
+    }
+
+    // SAFETY: `worker_thread` is this thread's worker.
+    unsafe { worker_thread.wait_until(&registry.thread_infos[index].terminate) };
+    debug_assert!(
+        worker_thread.take_local_job().is_none(),
+        "a worker exits with jobs on its deque"
+    );
+
+    if let Some(handler) = &registry.exit_handler {
+        registry.catch_unwind(|| handler(index));
+    }
+    WORKER_THREAD_STATE.with(|current| current.set(ptr::null()));
+}
+
+/// A small random number generator for picking victims. Seeded from the
+/// worker index, so that a checker replays the same choices.
+struct XorShift64Star {
+    state: Cell<u64>,
+}
+
+impl XorShift64Star {
+    fn new(index: usize) -> Self {
+        // Any non-zero seed works; spread the indices apart.
+        let seed = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        XorShift64Star {
+            state: Cell::new(seed | 1),
+        }
+    }
+
+    fn next(&self) -> u64 {
+        let mut x = self.state.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.state.set(x);
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..bound`.
+    fn next_below(&self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+}

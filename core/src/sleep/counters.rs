@@ -1,0 +1,262 @@
+//! The three sleep counters, packed into one atomic word.
+//!
+//! ```text
+//!  most significant                                   least significant
+//! +----------------------------+------------------+------------------+
+//! | jobs event counter (JEC)   | inactive threads | sleeping threads |
+//! | 32 bits (16 on 32-bit)     | 16 bits (8)      | 16 bits (8)      |
+//! +----------------------------+------------------+------------------+
+//! ```
+//!
+//! Packing them lets a sleepy thread check "the JEC has not moved" and add
+//! itself to the sleeping count in one compare-and-swap, and lets a thread
+//! that posts work read both thread counts in the same read that bumps the
+//! JEC.
+//!
+//! The JEC's width is chosen when the pool is built ([`JecWidth`]), from one
+//! bit up to all the bits left above the thread counts. It wraps inside its
+//! own bits and is only ever compared for equality, so a narrow JEC rolls over
+//! quickly: the model checkers use one to three bits to reach rollover in a
+//! handful of steps, running this same code.
+
+use crate::sync::atomic::{AtomicUsize, Ordering};
+use std::fmt;
+
+/// Bits for each thread count: 16 on 64-bit targets, 8 on 32-bit ones.
+const THREADS_BITS: u32 = if usize::BITS >= 64 { 16 } else { 8 };
+const SLEEPING_SHIFT: u32 = 0;
+const INACTIVE_SHIFT: u32 = THREADS_BITS;
+const JEC_SHIFT: u32 = 2 * THREADS_BITS;
+
+/// The most threads the counters can count (65,535 on 64-bit targets).
+pub(crate) const THREADS_MAX: usize = (1 << THREADS_BITS) - 1;
+
+const ONE_SLEEPING: usize = 1 << SLEEPING_SHIFT;
+const ONE_INACTIVE: usize = 1 << INACTIVE_SHIFT;
+
+/// How many bits the jobs event counter gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JecWidth {
+    bits: u32,
+}
+
+impl JecWidth {
+    /// All bits above the thread counts: 32 on 64-bit targets, 16 on 32-bit.
+    pub const MAX_BITS: u32 = usize::BITS - JEC_SHIFT;
+
+    /// The width production pools use.
+    pub const FULL: JecWidth = JecWidth {
+        bits: Self::MAX_BITS,
+    };
+
+    /// A JEC of `bits` bits, or `None` unless `1 <= bits <= MAX_BITS`.
+    pub const fn new(bits: u32) -> Option<JecWidth> {
+        if bits >= 1 && bits <= Self::MAX_BITS {
+            Some(JecWidth { bits })
+        } else {
+            None
+        }
+    }
+
+    /// The width in bits.
+    pub const fn bits(self) -> u32 {
+        self.bits
+    }
+
+    /// The JEC's bits, shifted down to bit 0.
+    const fn mask(self) -> usize {
+        (usize::MAX >> JEC_SHIFT) >> (Self::MAX_BITS - self.bits)
+    }
+}
+
+/// A value of the jobs event counter. Even: some thread got sleepy and no job
+/// has been posted since. Odd: a job was posted since the last thread got
+/// sleepy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct JobsEventCounter(usize);
+
+impl JobsEventCounter {
+    /// Stands for "no snapshot taken". Real values fit in `MAX_BITS` bits, so
+    /// this never equals one of them.
+    pub(crate) const NONE: JobsEventCounter = JobsEventCounter(usize::MAX);
+
+    #[inline]
+    pub(crate) fn is_sleepy(self) -> bool {
+        self.0 & 1 == 0
+    }
+
+    #[inline]
+    pub(crate) fn is_active(self) -> bool {
+        !self.is_sleepy()
+    }
+
+    pub(crate) fn value(self) -> usize {
+        self.0
+    }
+}
+
+/// One snapshot of the packed word.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Counters {
+    word: usize,
+}
+
+impl Counters {
+    #[inline]
+    pub(crate) fn sleeping_threads(self) -> usize {
+        (self.word >> SLEEPING_SHIFT) & THREADS_MAX
+    }
+
+    #[inline]
+    pub(crate) fn inactive_threads(self) -> usize {
+        (self.word >> INACTIVE_SHIFT) & THREADS_MAX
+    }
+
+    /// Threads that are looking for work and not asleep.
+    #[inline]
+    pub(crate) fn awake_but_idle_threads(self) -> usize {
+        debug_assert!(
+            self.sleeping_threads() <= self.inactive_threads(),
+            "more sleeping than inactive threads: {self:?}"
+        );
+        self.inactive_threads() - self.sleeping_threads()
+    }
+
+    #[inline]
+    pub(crate) fn jobs_counter(self) -> JobsEventCounter {
+        JobsEventCounter(self.word >> JEC_SHIFT)
+    }
+
+    /// The same counts with the JEC one higher, wrapping within `width`.
+    #[inline]
+    fn with_jobs_counter_bumped(self, width: JecWidth) -> Counters {
+        let threads = self.word & ((1 << JEC_SHIFT) - 1);
+        let jec = (self.jobs_counter().0.wrapping_add(1)) & width.mask();
+        Counters {
+            word: threads | (jec << JEC_SHIFT),
+        }
+    }
+}
+
+impl fmt::Debug for Counters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Counters")
+            .field("sleeping", &self.sleeping_threads())
+            .field("inactive", &self.inactive_threads())
+            .field("jec", &self.jobs_counter().0)
+            .finish()
+    }
+}
+
+/// The packed counters of one pool. Every operation is a read-modify-write
+/// or a load on the one word, `SeqCst` (loom treats that as acquire/release;
+/// the protocol's store-load orderings come from its two explicit fences).
+pub(crate) struct AtomicCounters {
+    word: AtomicUsize,
+    jec_width: JecWidth,
+}
+
+impl AtomicCounters {
+    pub(crate) fn new(jec_width: JecWidth) -> AtomicCounters {
+        AtomicCounters {
+            word: AtomicUsize::new(0),
+            jec_width,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn load(&self) -> Counters {
+        Counters {
+            word: self.word.load(Ordering::SeqCst),
+        }
+    }
+
+    #[inline]
+    fn try_exchange(&self, current: Counters, new: Counters) -> bool {
+        self.word
+            .compare_exchange(current.word, new.word, Ordering::SeqCst, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// A thread starts looking for work.
+    #[inline]
+    pub(crate) fn add_inactive_thread(&self) {
+        let before = Counters {
+            word: self.word.fetch_add(ONE_INACTIVE, Ordering::SeqCst),
+        };
+        debug_assert!(
+            before.inactive_threads() < THREADS_MAX,
+            "inactive count overflows: {before:?}"
+        );
+    }
+
+    /// A thread found work. Returns how many sleepers it should wake to help:
+    /// up to two, so that when work appears the pool ramps up quickly.
+    #[inline]
+    pub(crate) fn sub_inactive_thread(&self) -> usize {
+        let before = Counters {
+            word: self.word.fetch_sub(ONE_INACTIVE, Ordering::SeqCst),
+        };
+        debug_assert!(
+            before.inactive_threads() > 0,
+            "inactive count underflows: {before:?}"
+        );
+        debug_assert!(
+            before.sleeping_threads() <= before.inactive_threads(),
+            "more sleeping than inactive threads: {before:?}"
+        );
+        before.sleeping_threads().min(2)
+    }
+
+    /// A waker takes one thread off the sleeping count.
+    #[inline]
+    pub(crate) fn sub_sleeping_thread(&self) {
+        let before = Counters {
+            word: self.word.fetch_sub(ONE_SLEEPING, Ordering::SeqCst),
+        };
+        debug_assert!(
+            before.sleeping_threads() > 0,
+            "sleeping count underflows: {before:?}"
+        );
+        debug_assert!(
+            before.sleeping_threads() <= before.inactive_threads(),
+            "more sleeping than inactive threads: {before:?}"
+        );
+    }
+
+    /// Adds one sleeping thread if the word still equals `seen`, so that the
+    /// JEC is known not to have moved since `seen` was loaded.
+    #[inline]
+    pub(crate) fn try_add_sleeping_thread(&self, seen: Counters) -> bool {
+        debug_assert!(
+            seen.sleeping_threads() < seen.inactive_threads(),
+            "a thread about to sleep must be inactive and not yet sleeping: {seen:?}"
+        );
+        let new = Counters {
+            word: seen.word + ONE_SLEEPING,
+        };
+        self.try_exchange(seen, new)
+    }
+
+    /// Bumps the JEC if `bump_when` holds for its current value. Returns the
+    /// word before and after (equal when there was no bump).
+    #[inline]
+    pub(crate) fn bump_jobs_counter_if(
+        &self,
+        bump_when: impl Fn(JobsEventCounter) -> bool,
+    ) -> (Counters, Counters) {
+        loop {
+            let before = self.load();
+            if !bump_when(before.jobs_counter()) {
+                return (before, before);
+            }
+            let after = before.with_jobs_counter_bumped(self.jec_width);
+            if self.try_exchange(before, after) {
+                return (before, after);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod test;

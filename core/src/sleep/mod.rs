@@ -1,0 +1,398 @@
+//! When workers sleep and who wakes them.
+//!
+//! A worker that runs out of work becomes *idle* (counted as inactive) and
+//! searches other queues in rounds. After [`ROUNDS_UNTIL_SLEEPY`] fruitless
+//! rounds it gets *sleepy*: it makes the jobs event counter (JEC) even and
+//! remembers the value. After one more fruitless round it tries to *sleep*:
+//! it may block only if the JEC still holds that value, which it checks in
+//! the same compare-and-swap that adds it to the sleeping count. A thread
+//! posting work makes the JEC odd first, so a sleepy thread that missed the
+//! job sees the change. Jobs injected from outside the pool are covered twice
+//! over, because the JEC can roll over back to the remembered value: a
+//! `SeqCst` fence after the push and before reading the counters on one side,
+//! and on the other a `SeqCst` fence after joining the sleeping count and
+//! before one last look at the injector. One of the two fences comes first in
+//! the single total order of `SeqCst` fences; whichever it is, either the
+//! poster sees the sleeper counted (and wakes it) or the sleeper sees the job
+//! (and stays awake).
+//!
+//! A sleeper blocks on its own mutex and condvar until `is_blocked` is false.
+//! The waker clears `is_blocked`, notifies and decrements the sleeping count,
+//! all under the sleeper's mutex, so the count never includes a thread that
+//! has already been woken and no two wakers wake one sleeper.
+//!
+//! `docs/protocol.md` and `docs/proof.md` give the full argument, and the
+//! loom and shuttle suites check it.
+
+mod counters;
+
+pub use self::counters::JecWidth;
+pub(crate) use self::counters::THREADS_MAX;
+use self::counters::{AtomicCounters, Counters, JobsEventCounter};
+use crate::latch::CoreLatch;
+use crate::mutant::{self, Mutant};
+use crate::sync::atomic::{fence, AtomicBool, Ordering};
+use crate::sync::{thread, Condvar, Mutex, IS_CHECKER};
+use crossbeam_utils::CachePadded;
+
+/// Fruitless search rounds before a worker gets sleepy. Checker builds use
+/// one round so that the sleep path is reached in a few steps; the logic is
+/// the same.
+const ROUNDS_UNTIL_SLEEPY: u32 = if IS_CHECKER { 1 } else { 32 };
+/// Rounds before a worker tries to sleep: one search after getting sleepy.
+const ROUNDS_UNTIL_SLEEPING: u32 = ROUNDS_UNTIL_SLEEPY + 1;
+
+/// The sleep state of one pool.
+pub(crate) struct Sleep {
+    worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,
+    counters: AtomicCounters,
+}
+
+/// Where one worker blocks.
+#[derive(Default)]
+struct WorkerSleepState {
+    /// Held by the worker from just before it commits to sleeping until it
+    /// blocks, and by any thread that wakes it.
+    lock: Mutex<()>,
+    /// True while the worker is blocked (or about to block) and nobody has
+    /// woken it. Read and written only under `lock`; it is an atomic only so
+    /// that a seeded mutant can read it without the lock.
+    is_blocked: AtomicBool,
+    wake_up: Condvar,
+}
+
+/// A worker's progress towards sleep while it searches for work.
+pub(crate) struct IdleState {
+    worker_index: usize,
+    rounds: u32,
+    /// The JEC this worker saw when it got sleepy, or `NONE`.
+    jobs_counter: JobsEventCounter,
+}
+
+impl IdleState {
+    /// Back to an active searcher: the full number of rounds again.
+    fn wake_fully(&mut self) {
+        self.rounds = 0;
+        self.jobs_counter = JobsEventCounter::NONE;
+    }
+
+    /// New work may have been posted while we were sleepy: search once more
+    /// and then get sleepy again, instead of starting over.
+    fn wake_partly(&mut self) {
+        self.rounds = ROUNDS_UNTIL_SLEEPY;
+        self.jobs_counter = JobsEventCounter::NONE;
+    }
+}
+
+/// The counts of a pool's sleep state, read consistently. See
+/// [`Sleep::snapshot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SleepSnapshot {
+    /// Workers counted as asleep.
+    pub sleeping_threads: usize,
+    /// Workers counted as looking for work or asleep.
+    pub inactive_threads: usize,
+    /// The jobs event counter's value.
+    pub jobs_event_counter: usize,
+    /// Workers whose `is_blocked` flag is set.
+    pub blocked_threads: usize,
+    /// Workers in the pool.
+    pub num_threads: usize,
+}
+
+impl SleepSnapshot {
+    /// Checks the invariants that hold whenever every sleep lock is held:
+    /// `blocked == sleeping <= inactive <= threads`. Returns what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        if self.sleeping_threads != self.blocked_threads {
+            return Err(format!(
+                "sleeping count is {} but {} workers are blocked: {self:?}",
+                self.sleeping_threads, self.blocked_threads
+            ));
+        }
+        if self.sleeping_threads > self.inactive_threads {
+            return Err(format!("more sleeping than inactive threads: {self:?}"));
+        }
+        if self.inactive_threads > self.num_threads {
+            return Err(format!("more inactive threads than workers: {self:?}"));
+        }
+        Ok(())
+    }
+}
+
+impl Sleep {
+    pub(crate) fn new(num_threads: usize, jec_width: JecWidth) -> Sleep {
+        assert!(num_threads <= THREADS_MAX, "checked by the builder");
+        Sleep {
+            worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
+            counters: AtomicCounters::new(jec_width),
+        }
+    }
+
+    /// Worker `worker_index` ran out of work and starts searching.
+    #[inline]
+    pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
+        self.counters.add_inactive_thread();
+        IdleState {
+            worker_index,
+            rounds: 0,
+            jobs_counter: JobsEventCounter::NONE,
+        }
+    }
+
+    /// The searching worker found a job. If others sleep, it wakes up to two
+    /// of them: where there was one job there are often more.
+    #[inline]
+    pub(crate) fn work_found(&self) {
+        let threads_to_wake = self.counters.sub_inactive_thread();
+        self.wake_any_threads(threads_to_wake);
+    }
+
+    /// The searching worker found nothing in one round. `has_injected_jobs`
+    /// is its last look at every queue fed from outside the pool, made after
+    /// it has joined the sleeping count.
+    #[inline]
+    pub(crate) fn no_work_found(
+        &self,
+        idle_state: &mut IdleState,
+        latch: &CoreLatch,
+        has_injected_jobs: impl FnOnce() -> bool,
+    ) {
+        if idle_state.rounds < ROUNDS_UNTIL_SLEEPY {
+            thread::yield_now();
+            idle_state.rounds += 1;
+        } else if idle_state.rounds == ROUNDS_UNTIL_SLEEPY {
+            idle_state.jobs_counter = self.announce_sleepy();
+            idle_state.rounds += 1;
+            thread::yield_now();
+        } else if idle_state.rounds < ROUNDS_UNTIL_SLEEPING {
+            idle_state.rounds += 1;
+            thread::yield_now();
+        } else {
+            debug_assert_eq!(idle_state.rounds, ROUNDS_UNTIL_SLEEPING);
+            self.sleep(idle_state, latch, has_injected_jobs);
+        }
+    }
+
+    /// Makes the JEC even (unless it already is) and returns the value to
+    /// compare against before sleeping: the value after our own bump, or we
+    /// would mistake our own bump for new work.
+    #[cold]
+    fn announce_sleepy(&self) -> JobsEventCounter {
+        let bump_when = if mutant::is_active(Mutant::AnnounceBumpsIfEven) {
+            JobsEventCounter::is_sleepy
+        } else {
+            JobsEventCounter::is_active
+        };
+        let (before, after) = self.counters.bump_jobs_counter_if(bump_when);
+        if mutant::is_active(Mutant::SnapshotBeforeBump) {
+            before.jobs_counter()
+        } else {
+            after.jobs_counter()
+        }
+    }
+
+    #[cold]
+    fn sleep(
+        &self,
+        idle_state: &mut IdleState,
+        latch: &CoreLatch,
+        has_injected_jobs: impl FnOnce() -> bool,
+    ) {
+        let worker_index = idle_state.worker_index;
+        if !latch.get_sleepy() {
+            // The latch we wait for was set: no reason to sleep.
+            return;
+        }
+        let sleep_state = &self.worker_sleep_states[worker_index];
+        let guard = sleep_state.lock.lock().unwrap();
+        debug_assert!(!sleep_state.is_blocked.load(Ordering::Relaxed));
+        if !latch.fall_asleep() {
+            idle_state.wake_fully();
+            return;
+        }
+
+        // Join the sleeping count only if nothing was posted since we got
+        // sleepy: the JEC check and the increment are one compare-and-swap.
+        loop {
+            let counters = self.counters.load();
+            if !mutant::is_active(Mutant::NoJecCheck)
+                && counters.jobs_counter() != idle_state.jobs_counter
+            {
+                idle_state.wake_partly();
+                latch.wake_up();
+                return;
+            }
+            if self.counters.try_add_sleeping_thread(counters) {
+                break;
+            }
+        }
+
+        // Orders our increment before the final look at the injector, against
+        // the fence a poster runs between its push and its read of the
+        // counters. See the module documentation.
+        if !mutant::is_active(Mutant::NoSleepFence) {
+            fence(Ordering::SeqCst);
+        }
+
+        if !mutant::is_active(Mutant::NoFinalInjectorCheck) && has_injected_jobs() {
+            // Nobody can have woken us: a waker needs our lock. Undo our own
+            // increment.
+            self.counters.sub_sleeping_thread();
+        } else {
+            sleep_state.is_blocked.store(true, Ordering::Relaxed);
+            let mut guard = guard;
+            while sleep_state.is_blocked.load(Ordering::Relaxed) {
+                guard = sleep_state.wake_up.wait(guard).unwrap();
+            }
+            drop(guard);
+            if mutant::is_active(Mutant::SleeperDecrements) {
+                self.counters.sub_sleeping_thread();
+            }
+        }
+
+        idle_state.wake_fully();
+        latch.wake_up();
+    }
+
+    /// The latch that worker `target_worker_index` waits on was set while it
+    /// was SLEEPING: wake it.
+    pub(crate) fn notify_worker_latch_is_set(&self, target_worker_index: usize) {
+        if mutant::is_active(Mutant::LatchSetWithoutLock) {
+            self.wake_specific_thread_without_lock(target_worker_index);
+        } else {
+            self.wake_specific_thread(target_worker_index);
+        }
+    }
+
+    /// `num_jobs` jobs were pushed into the injector; `queue_was_empty` says
+    /// whether it held nothing before.
+    #[inline]
+    pub(crate) fn new_injected_jobs(&self, num_jobs: u32, queue_was_empty: bool) {
+        // Orders the push before our read of the counters, against the fence
+        // a sleeper runs between joining the sleeping count and its final
+        // look at the injector.
+        if !mutant::is_active(Mutant::NoInjectFence) {
+            fence(Ordering::SeqCst);
+        }
+        self.new_jobs(num_jobs, queue_was_empty)
+    }
+
+    /// `num_jobs` jobs were pushed onto a worker's own deque. No fence: the
+    /// design accepts that a sleepy thread may overlook such a job when the
+    /// JEC rolls over, because the pushing worker is awake and will run it.
+    #[inline]
+    pub(crate) fn new_internal_jobs(&self, num_jobs: u32, queue_was_empty: bool) {
+        self.new_jobs(num_jobs, queue_was_empty)
+    }
+
+    #[inline]
+    fn new_jobs(&self, num_jobs: u32, queue_was_empty: bool) {
+        // Make the JEC odd so that sleepy threads notice, and decide from that
+        // same read how many sleepers to wake.
+        let (_, counters) = if mutant::is_active(Mutant::PostDoesNotBumpJec) {
+            let now = self.counters.load();
+            (now, now)
+        } else {
+            self.counters
+                .bump_jobs_counter_if(JobsEventCounter::is_sleepy)
+        };
+        let sleepers = to_u32(counters.sleeping_threads());
+        if sleepers == 0 {
+            return;
+        }
+        let awake_but_idle = to_u32(counters.awake_but_idle_threads());
+        let threads_to_wake = if !queue_was_empty {
+            // Work is piling up: wake one thread per job.
+            num_jobs.min(sleepers)
+        } else if awake_but_idle < num_jobs {
+            // Idle threads will pick up what they can; wake the rest.
+            (num_jobs - awake_but_idle).min(sleepers)
+        } else {
+            0
+        };
+        self.wake_any_threads(threads_to_wake as usize);
+    }
+
+    #[cold]
+    fn wake_any_threads(&self, mut threads_to_wake: usize) {
+        if threads_to_wake == 0 {
+            return;
+        }
+        for index in 0..self.worker_sleep_states.len() {
+            if self.wake_specific_thread(index) {
+                threads_to_wake -= 1;
+                if threads_to_wake == 0 {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Wakes worker `index` if it is blocked. True if this call woke it.
+    fn wake_specific_thread(&self, index: usize) -> bool {
+        let sleep_state = &self.worker_sleep_states[index];
+        if mutant::is_active(Mutant::UnlockedBlockedPrecheck)
+            && !sleep_state.is_blocked.load(Ordering::Relaxed)
+        {
+            return false;
+        }
+        let _guard = sleep_state.lock.lock().unwrap();
+        if !sleep_state.is_blocked.load(Ordering::Relaxed) {
+            return false;
+        }
+        sleep_state.is_blocked.store(false, Ordering::Relaxed);
+        sleep_state.wake_up.notify_one();
+        if !mutant::is_active(Mutant::SleeperDecrements) {
+            // The waker, not the sleeper, takes the sleeper off the count:
+            // posters then see it as awake at once, and since we hold its
+            // lock and have cleared `is_blocked`, no other waker can count
+            // it off again.
+            self.counters.sub_sleeping_thread();
+        }
+        true
+    }
+
+    /// The body of the `latch_set_without_lock` mutant.
+    #[cold]
+    fn wake_specific_thread_without_lock(&self, index: usize) {
+        let sleep_state = &self.worker_sleep_states[index];
+        if sleep_state.is_blocked.load(Ordering::Relaxed) {
+            sleep_state.is_blocked.store(false, Ordering::Relaxed);
+            sleep_state.wake_up.notify_one();
+            self.counters.sub_sleeping_thread();
+        }
+    }
+
+    /// Reads the counters and every worker's `is_blocked` flag while holding
+    /// every sleep lock (in index order; wakers and sleepers hold at most one
+    /// at a time). No sleeper is then between joining the count and blocking,
+    /// and no waker between clearing a flag and decrementing, so the snapshot
+    /// satisfies [`SleepSnapshot::check`] in a correct protocol.
+    pub(crate) fn snapshot(&self) -> SleepSnapshot {
+        let guards: Vec<_> = self
+            .worker_sleep_states
+            .iter()
+            .map(|state| state.lock.lock().unwrap())
+            .collect();
+        let counters: Counters = self.counters.load();
+        let blocked_threads = self
+            .worker_sleep_states
+            .iter()
+            .filter(|state| state.is_blocked.load(Ordering::Relaxed))
+            .count();
+        drop(guards);
+        SleepSnapshot {
+            sleeping_threads: counters.sleeping_threads(),
+            inactive_threads: counters.inactive_threads(),
+            jobs_event_counter: counters.jobs_counter().value(),
+            blocked_threads,
+            num_threads: self.worker_sleep_states.len(),
+        }
+    }
+}
+
+fn to_u32(count: usize) -> u32 {
+    // Thread counts fit in 16 bits.
+    count as u32
+}

@@ -1,0 +1,137 @@
+//! The facade: the one module that knows which world Drowse is compiled for.
+//!
+//! Every atomic, lock, thread and queue that the protocol and the pool use is
+//! imported from here, never from `std`, `loom`, `shuttle` or
+//! `crossbeam-deque` directly. Three worlds exist:
+//!
+//! | world   | selected by                  | primitives                          |
+//! |---------|------------------------------|-------------------------------------|
+//! | std     | a normal build               | `std` + `crossbeam-deque`           |
+//! | loom    | `RUSTFLAGS="--cfg loom"`     | `loom` + [`deque`] model queues     |
+//! | shuttle | `RUSTFLAGS="--cfg shuttle"`  | `shuttle` + [`deque`] model queues  |
+//!
+//! `crossbeam-deque` uses `core` atomics directly, so under loom its
+//! operations would be invisible and under shuttle each would be one
+//! uninterruptible step. The checker worlds therefore use model queues whose
+//! every operation goes through the facade's atomics and whose emptiness is
+//! published through an atomic with acquire/release orderings only (no
+//! stronger than crossbeam's), so that a missing fence in the protocol is not
+//! hidden by a lock.
+//!
+//! Nothing outside this module may mention `cfg(loom)` or `cfg(shuttle)`.
+
+#[cfg(all(loom, shuttle))]
+compile_error!("`--cfg loom` and `--cfg shuttle` select different worlds; pass only one of them");
+
+#[cfg(not(any(loom, shuttle)))]
+mod world {
+    pub use std::sync::atomic;
+    pub use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+    /// Threads of this world.
+    pub mod thread {
+        pub use std::thread::{current, yield_now, Builder, JoinHandle};
+    }
+
+    /// Spin-loop hints of this world (a scheduling point under the checkers).
+    pub mod hint {
+        pub use std::hint::spin_loop;
+    }
+
+    pub use std::thread_local;
+
+    /// Work queues: crossbeam-deque's.
+    pub mod deque {
+        pub use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+    }
+
+    pub const NAME: &str = "std";
+    pub const IS_CHECKER: bool = false;
+
+    /// Runs `body` once: the std world has no scheduler to explore.
+    pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
+        body()
+    }
+}
+
+#[cfg(loom)]
+mod world {
+    pub use loom::sync::atomic;
+    pub use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+    /// Threads of this world.
+    pub mod thread {
+        pub use loom::thread::{current, yield_now, Builder, JoinHandle};
+    }
+
+    /// Spin-loop hints of this world (a scheduling point under the checkers).
+    pub mod hint {
+        pub use loom::hint::spin_loop;
+    }
+
+    pub use loom::thread_local;
+
+    pub use super::model_queue as deque;
+
+    pub const NAME: &str = "loom";
+    pub const IS_CHECKER: bool = true;
+
+    /// Explores every interleaving of `body` within the bounds loom reads from
+    /// its `LOOM_*` environment variables.
+    pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
+        loom::model(body)
+    }
+}
+
+#[cfg(shuttle)]
+mod world {
+    pub use shuttle::sync::atomic;
+    pub use shuttle::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+    /// Threads of this world.
+    pub mod thread {
+        pub use shuttle::thread::{current, yield_now, Builder, JoinHandle};
+    }
+
+    /// Spin-loop hints of this world (a scheduling point under the checkers).
+    pub mod hint {
+        pub use shuttle::hint::spin_loop;
+    }
+
+    pub use shuttle::thread_local;
+
+    pub use super::model_queue as deque;
+
+    pub const NAME: &str = "shuttle";
+    pub const IS_CHECKER: bool = true;
+
+    /// Runs `body` under shuttle's random scheduler, `DROWSE_SHUTTLE_ITERATIONS`
+    /// times (default 1000).
+    pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
+        let iterations = std::env::var("DROWSE_SHUTTLE_ITERATIONS")
+            .ok()
+            .and_then(|text| text.parse().ok())
+            .unwrap_or(1000);
+        shuttle::check_random(body, iterations)
+    }
+}
+
+#[cfg(any(loom, shuttle))]
+pub mod model_queue;
+
+mod cell;
+
+pub use cell::UnsafeCell;
+pub(crate) use world::thread_local;
+pub use world::{atomic, deque, hint, model, thread, Arc, Condvar, Mutex, MutexGuard};
+
+/// A one-time cell from `std` in every world. Only the global pool uses it;
+/// it outlives a checker's executions, so checker tests build their own pools.
+pub use std::sync::OnceLock;
+
+/// The world this build runs in: `"std"`, `"loom"` or `"shuttle"`.
+pub const WORLD: &str = world::NAME;
+
+/// True under loom and shuttle. Only tuning constants may depend on it (the
+/// protocol's logic is the same code in every world).
+pub const IS_CHECKER: bool = world::IS_CHECKER;

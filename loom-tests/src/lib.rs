@@ -1,0 +1,1 @@
+//! Loom checks of Drowse (see tests/).

@@ -1,0 +1,1 @@
+//! Scenarios written once and run by both checkers.

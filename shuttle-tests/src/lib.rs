@@ -1,0 +1,1 @@
+//! Shuttle checks of Drowse (see tests/).
