@@ -79,17 +79,20 @@ impl ThreadPool {
     }
 
     /// Ends the pool and waits until every worker thread has exited. Jobs
-    /// already spawned into the pool run first.
+    /// already spawned into the pool run first. Returns the sleep state read
+    /// after the last worker exited: at rest, with no thread counted as
+    /// inactive or sleeping.
     ///
     /// Called from one of this pool's own workers (say from a spawned job
     /// that owns the handle), it cannot wait for itself: it ends the pool and
-    /// returns without waiting.
-    pub fn shutdown_and_wait(mut self) {
+    /// returns without waiting, and the snapshot is taken at that moment.
+    pub fn shutdown_and_wait(mut self) -> SleepSnapshot {
         let threads = std::mem::take(&mut self.threads);
         let on_own_worker = self.current_thread_index().is_some();
+        let registry = Arc::clone(&self.registry);
         drop(self);
         if on_own_worker {
-            return;
+            return registry.sleep_snapshot();
         }
         for handle in threads {
             // A worker's panics are caught inside it (handler or abort), so
@@ -97,6 +100,7 @@ impl ThreadPool {
             // there is nothing left to clean up then.
             let _ = handle.join();
         }
+        registry.sleep_snapshot()
     }
 
     /// The sleep counters and blocked workers, read while holding every

@@ -1,1 +1,30 @@
-//! Scenarios written once and run by both checkers.
+//! What Drowse's two checker suites share: scenarios written once.
+//!
+//! Each scenario is one execution of the real `drowse` pool, written against
+//! the [`drowse::sync`] facade, so the same function runs as a plain test in
+//! the std world, under every interleaving in `loom-tests/` and under random
+//! and PCT schedules in `shuttle-tests/`. A scenario panics when the property
+//! it checks is violated; a missed wake-up shows as a deadlock, which both
+//! checkers report (loom aborts the process, shuttle panics).
+//!
+//! The properties, numbered as in `docs/proof.md`:
+//!
+//! 1. injected jobs are never stranded: [`injected_jobs`], [`install_from_outside`];
+//! 2. latch sets wake their owner: [`join_latch_wakes_owner`],
+//!    [`scope_latch_wakes_owner`], [`cross_pool_latch_wakes_owner`];
+//! 3. the fences carry property 1 through JEC rollover: [`injected_jobs`]
+//!    with a narrow JEC;
+//! 4. internal jobs: [`internal_job_is_found`];
+//! 5. the waker decrements: [`concurrent_injectors_keep_counts_exact`];
+//! 6. counter consistency: every scenario checks the sleep snapshot it can
+//!    take, and the resting state after shutdown;
+//! 7. termination: every scenario ends with `shutdown_and_wait`, and
+//!    [`shutdown_while_busy`] ends the pool in every state;
+//! 8. nothing lost or run twice, panics reach the caller: per-job run counts
+//!    in every scenario, [`join_panic_reaches_caller`];
+//!
+//! and one liveness statement: [`no_self_inflicted_wakeups`].
+
+pub mod scenarios;
+
+pub use scenarios::*;

@@ -31,7 +31,7 @@ pub(crate) use self::counters::THREADS_MAX;
 use self::counters::{AtomicCounters, Counters, JobsEventCounter};
 use crate::latch::CoreLatch;
 use crate::mutant::{self, Mutant};
-use crate::sync::atomic::{fence, AtomicBool, Ordering};
+use crate::sync::atomic::{fence, AtomicBool, AtomicUsize, Ordering};
 use crate::sync::{thread, Condvar, Mutex, IS_CHECKER};
 use crossbeam_utils::CachePadded;
 
@@ -46,6 +46,10 @@ const ROUNDS_UNTIL_SLEEPING: u32 = ROUNDS_UNTIL_SLEEPY + 1;
 pub(crate) struct Sleep {
     worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,
     counters: AtomicCounters,
+    /// Sleep attempts given up because the JEC had moved. Only the rare
+    /// abandon path touches it. Checks use it to show that a worker never
+    /// mistakes its own announcement for new work.
+    sleeps_abandoned: AtomicUsize,
 }
 
 /// Where one worker blocks.
@@ -98,6 +102,11 @@ pub struct SleepSnapshot {
     pub blocked_threads: usize,
     /// Workers in the pool.
     pub num_threads: usize,
+    /// Sleep attempts abandoned so far because the jobs event counter had
+    /// changed since the worker got sleepy. Each needs a job posted after
+    /// that worker's announcement, so this never exceeds the number of
+    /// posts.
+    pub sleeps_abandoned: usize,
 }
 
 impl SleepSnapshot {
@@ -126,6 +135,7 @@ impl Sleep {
         Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
             counters: AtomicCounters::new(jec_width),
+            sleeps_abandoned: AtomicUsize::new(0),
         }
     }
 
@@ -219,6 +229,7 @@ impl Sleep {
             if !mutant::is_active(Mutant::NoJecCheck)
                 && counters.jobs_counter() != idle_state.jobs_counter
             {
+                self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
                 idle_state.wake_partly();
                 latch.wake_up();
                 return;
@@ -388,6 +399,7 @@ impl Sleep {
             jobs_event_counter: counters.jobs_counter().value(),
             blocked_threads,
             num_threads: self.worker_sleep_states.len(),
+            sleeps_abandoned: self.sleeps_abandoned.load(Ordering::Relaxed),
         }
     }
 }

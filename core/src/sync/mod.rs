@@ -30,7 +30,7 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use std::thread::{current, yield_now, Builder, JoinHandle};
+        pub use std::thread::{current, spawn, yield_now, Builder, JoinHandle};
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
@@ -61,7 +61,7 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use loom::thread::{current, yield_now, Builder, JoinHandle};
+        pub use loom::thread::{current, spawn, yield_now, Builder, JoinHandle};
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
@@ -90,7 +90,7 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use shuttle::thread::{current, yield_now, Builder, JoinHandle};
+        pub use shuttle::thread::{current, spawn, yield_now, Builder, JoinHandle};
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
