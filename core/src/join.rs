@@ -88,6 +88,3 @@ fn wait_then_resume(
     unsafe { worker_thread.wait_until(job_b_latch) };
     unwind::resume_unwinding(payload)
 }
-
-#[cfg(test)]
-mod test;

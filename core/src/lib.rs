@@ -15,6 +15,9 @@
 //!   schedulers for larger pools.
 //!
 //! ```
+//! # // The checker worlds' primitives only work inside a model; the example
+//! # // needs real threads.
+//! # if drowse::sync::IS_CHECKER { return; }
 //! fn fib(n: u64) -> u64 {
 //!     if n < 2 {
 //!         return n;
@@ -74,11 +77,16 @@ pub struct ThreadPoolBuilder {
     num_threads: usize,
     thread_name: Option<Box<dyn FnMut(usize) -> String>>,
     stack_size: Option<usize>,
-    panic_handler: Option<Box<dyn Fn(Box<dyn Any + Send>) + Send + Sync>>,
-    start_handler: Option<Box<dyn Fn(usize) + Send + Sync>>,
-    exit_handler: Option<Box<dyn Fn(usize) + Send + Sync>>,
+    panic_handler: Option<Box<PanicHandler>>,
+    start_handler: Option<Box<ThreadHandler>>,
+    exit_handler: Option<Box<ThreadHandler>>,
     jec_bits: Option<u32>,
 }
+
+/// Receives the payload of a spawned job's panic.
+type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
+/// Runs on a worker thread with its index, at start or exit.
+type ThreadHandler = dyn Fn(usize) + Send + Sync;
 
 impl Default for ThreadPoolBuilder {
     fn default() -> Self {

@@ -7,24 +7,20 @@ use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::deque::{Injector, Steal, Stealer, Worker};
 use crate::sync::{thread, thread_local, Arc, OnceLock};
 use crate::unwind;
-use crate::{ErrorKind, ThreadPoolBuildError, ThreadPoolBuilder};
+use crate::{ErrorKind, PanicHandler, ThreadHandler, ThreadPoolBuildError, ThreadPoolBuilder};
 use std::any::Any;
 use std::cell::Cell;
 use std::fmt;
 use std::mem;
 use std::ptr;
 
-type PanicHandler = dyn Fn(Box<dyn Any + Send>) + Send + Sync;
-type StartHandler = dyn Fn(usize) + Send + Sync;
-type ExitHandler = dyn Fn(usize) + Send + Sync;
-
 pub(crate) struct Registry {
     thread_infos: Vec<ThreadInfo>,
     sleep: Sleep,
     injected_jobs: Injector<JobRef>,
     panic_handler: Option<Box<PanicHandler>>,
-    start_handler: Option<Box<StartHandler>>,
-    exit_handler: Option<Box<ExitHandler>>,
+    start_handler: Option<Box<ThreadHandler>>,
+    exit_handler: Option<Box<ThreadHandler>>,
     /// One for each `ThreadPool` handle and each spawned job not yet run.
     /// When it drops to zero, every worker's terminate latch is set.
     terminate_count: AtomicUsize,
@@ -43,7 +39,7 @@ pub(crate) struct StartedRegistry {
 }
 
 impl Registry {
-    pub(crate) fn new(
+    pub(crate) fn start(
         mut builder: ThreadPoolBuilder,
     ) -> Result<StartedRegistry, ThreadPoolBuildError> {
         let num_threads = builder.resolved_num_threads();
@@ -296,7 +292,7 @@ pub(crate) fn init_global_registry(builder: ThreadPoolBuilder) -> Result<(), Thr
     let StartedRegistry {
         registry,
         threads: _,
-    } = Registry::new(builder)?;
+    } = Registry::start(builder)?;
     GLOBAL_REGISTRY.set(registry).map_err(|lost_race| {
         // Another thread built the global pool first; retire ours.
         lost_race.terminate();
@@ -307,8 +303,8 @@ pub(crate) fn init_global_registry(builder: ThreadPoolBuilder) -> Result<(), Thr
 /// The global pool, built with default settings if needed.
 pub(crate) fn global_registry() -> &'static Arc<Registry> {
     GLOBAL_REGISTRY.get_or_init(|| {
-        Registry::new(ThreadPoolBuilder::new())
-            .or_else(|_| Registry::new(ThreadPoolBuilder::new().num_threads(1)))
+        Registry::start(ThreadPoolBuilder::new())
+            .or_else(|_| Registry::start(ThreadPoolBuilder::new().num_threads(1)))
             .unwrap_or_else(|error| panic!("drowse: cannot start the global thread pool: {error}"))
             .registry
     })
@@ -337,7 +333,9 @@ where
 }
 
 thread_local! {
-    /// The worker running on this thread, or null.
+    /// The worker running on this thread, or null. (Not a `const`
+    /// initialiser: loom's `thread_local!` rejects those.)
+    #[allow(clippy::missing_const_for_thread_local)]
     static WORKER_THREAD_STATE: Cell<*const WorkerThread> = Cell::new(ptr::null());
 }
 

@@ -10,6 +10,9 @@ use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
 
+/// What a job spawned in a scope looks like, for `Scope`'s variance.
+type ScopeBody<'scope> = dyn FnOnce(&Scope<'scope>) + Send + Sync + 'scope;
+
 /// A scope in which jobs that borrow from outside it can be spawned. See
 /// [`scope()`].
 pub struct Scope<'scope> {
@@ -19,7 +22,7 @@ pub struct Scope<'scope> {
     /// Counts the body and every spawned job not yet finished.
     job_completed_latch: CountLatch,
     /// Makes `Scope` invariant in `'scope`, as the jobs it runs borrow for it.
-    marker: PhantomData<Box<dyn FnOnce(&Scope<'scope>) + Send + Sync + 'scope>>,
+    marker: PhantomData<Box<ScopeBody<'scope>>>,
 }
 
 /// Creates a scope, runs `op` in it, and returns once `op` and every job
@@ -127,6 +130,3 @@ impl<'scope> ScopeRef<'scope> {
         unsafe { &*self.0 }
     }
 }
-
-#[cfg(test)]
-mod test;

@@ -16,7 +16,7 @@ pub struct ThreadPool {
 
 impl ThreadPool {
     pub(crate) fn build(builder: ThreadPoolBuilder) -> Result<ThreadPool, ThreadPoolBuildError> {
-        let started = Registry::new(builder)?;
+        let started = Registry::start(builder)?;
         Ok(ThreadPool {
             registry: started.registry,
             threads: started.threads,

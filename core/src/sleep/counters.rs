@@ -96,12 +96,43 @@ impl JobsEventCounter {
 }
 
 /// One snapshot of the packed word.
+///
+/// All the bit arithmetic of the counters lives in the pure methods of this
+/// value type; [`AtomicCounters`] only applies them with atomic operations.
+/// Each `with_*` method checks its precondition with a `debug_assert!` and
+/// returns the word after one protocol step, so that the property tests can
+/// compare every step with a plain-integer model, in every world.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Counters {
     word: usize,
 }
 
 impl Counters {
+    /// All three counters at zero: a fresh pool.
+    pub(crate) const ZERO: Counters = Counters { word: 0 };
+
+    /// Packs the three fields. Each must fit its bits: `sleeping` and
+    /// `inactive` at most [`THREADS_MAX`], `jec` at most `JecWidth::MAX_BITS`
+    /// bits wide.
+    #[cfg(test)]
+    pub(crate) fn from_parts(sleeping: usize, inactive: usize, jec: usize) -> Counters {
+        assert!(
+            sleeping <= THREADS_MAX,
+            "sleeping count {sleeping} does not fit"
+        );
+        assert!(
+            inactive <= THREADS_MAX,
+            "inactive count {inactive} does not fit"
+        );
+        assert!(
+            jec <= JecWidth::FULL.mask(),
+            "jobs event counter {jec} does not fit"
+        );
+        Counters {
+            word: (sleeping << SLEEPING_SHIFT) | (inactive << INACTIVE_SHIFT) | (jec << JEC_SHIFT),
+        }
+    }
+
     #[inline]
     pub(crate) fn sleeping_threads(self) -> usize {
         (self.word >> SLEEPING_SHIFT) & THREADS_MAX
@@ -127,14 +158,95 @@ impl Counters {
         JobsEventCounter(self.word >> JEC_SHIFT)
     }
 
+    /// One more inactive thread. [`AtomicCounters::add_inactive_thread`]
+    /// applies it as `fetch_add(ONE_INACTIVE)`.
+    #[inline]
+    #[must_use]
+    fn with_inactive_added(self) -> Counters {
+        debug_assert!(
+            self.inactive_threads() < THREADS_MAX,
+            "inactive count overflows: {self:?}"
+        );
+        Counters {
+            word: self.word.wrapping_add(ONE_INACTIVE),
+        }
+    }
+
+    /// One fewer inactive thread. [`AtomicCounters::sub_inactive_thread`]
+    /// applies it as `fetch_sub(ONE_INACTIVE)`.
+    #[inline]
+    #[must_use]
+    fn with_inactive_removed(self) -> Counters {
+        debug_assert!(
+            self.inactive_threads() > 0,
+            "inactive count underflows: {self:?}"
+        );
+        debug_assert!(
+            self.sleeping_threads() <= self.inactive_threads(),
+            "more sleeping than inactive threads: {self:?}"
+        );
+        Counters {
+            word: self.word.wrapping_sub(ONE_INACTIVE),
+        }
+    }
+
+    /// One more sleeping thread: an inactive one that was not yet counted as
+    /// asleep. [`AtomicCounters::try_add_sleeping_thread`] applies it with a
+    /// compare-and-swap.
+    #[inline]
+    #[must_use]
+    fn with_sleeping_added(self) -> Counters {
+        debug_assert!(
+            self.sleeping_threads() < self.inactive_threads(),
+            "a thread about to sleep must be inactive and not yet sleeping: {self:?}"
+        );
+        Counters {
+            word: self.word.wrapping_add(ONE_SLEEPING),
+        }
+    }
+
+    /// One fewer sleeping thread. [`AtomicCounters::sub_sleeping_thread`]
+    /// applies it as `fetch_sub(ONE_SLEEPING)`.
+    #[inline]
+    #[must_use]
+    fn with_sleeping_removed(self) -> Counters {
+        debug_assert!(
+            self.sleeping_threads() > 0,
+            "sleeping count underflows: {self:?}"
+        );
+        debug_assert!(
+            self.sleeping_threads() <= self.inactive_threads(),
+            "more sleeping than inactive threads: {self:?}"
+        );
+        Counters {
+            word: self.word.wrapping_sub(ONE_SLEEPING),
+        }
+    }
+
     /// The same counts with the JEC one higher, wrapping within `width`.
     #[inline]
+    #[must_use]
     fn with_jobs_counter_bumped(self, width: JecWidth) -> Counters {
+        debug_assert!(
+            self.jobs_counter().0 <= width.mask(),
+            "jobs event counter wider than {width:?}: {self:?}"
+        );
         let threads = self.word & ((1 << JEC_SHIFT) - 1);
         let jec = (self.jobs_counter().0.wrapping_add(1)) & width.mask();
         Counters {
             word: threads | (jec << JEC_SHIFT),
         }
+    }
+
+    /// The word after a conditional bump: `Some` with the JEC bumped if
+    /// `bump_when` holds for its current value, `None` otherwise.
+    #[inline]
+    fn with_jobs_counter_bumped_if(
+        self,
+        width: JecWidth,
+        bump_when: impl Fn(JobsEventCounter) -> bool,
+    ) -> Option<Counters> {
+        bump_when(self.jobs_counter()).then(|| self.with_jobs_counter_bumped(width))
     }
 }
 
@@ -151,6 +263,7 @@ impl fmt::Debug for Counters {
 /// The packed counters of one pool. Every operation is a read-modify-write
 /// or a load on the one word, `SeqCst` (loom treats that as acquire/release;
 /// the protocol's store-load orderings come from its two explicit fences).
+/// The arithmetic is [`Counters`]'s; this type only makes it atomic.
 pub(crate) struct AtomicCounters {
     word: AtomicUsize,
     jec_width: JecWidth,
@@ -159,7 +272,7 @@ pub(crate) struct AtomicCounters {
 impl AtomicCounters {
     pub(crate) fn new(jec_width: JecWidth) -> AtomicCounters {
         AtomicCounters {
-            word: AtomicUsize::new(0),
+            word: AtomicUsize::new(Counters::ZERO.word),
             jec_width,
         }
     }
@@ -184,10 +297,9 @@ impl AtomicCounters {
         let before = Counters {
             word: self.word.fetch_add(ONE_INACTIVE, Ordering::SeqCst),
         };
-        debug_assert!(
-            before.inactive_threads() < THREADS_MAX,
-            "inactive count overflows: {before:?}"
-        );
+        // The `fetch_add` stored exactly this value; computing it again runs
+        // the step's debug checks on `before`.
+        let _after = before.with_inactive_added();
     }
 
     /// A thread found work. Returns how many sleepers it should wake to help:
@@ -197,14 +309,8 @@ impl AtomicCounters {
         let before = Counters {
             word: self.word.fetch_sub(ONE_INACTIVE, Ordering::SeqCst),
         };
-        debug_assert!(
-            before.inactive_threads() > 0,
-            "inactive count underflows: {before:?}"
-        );
-        debug_assert!(
-            before.sleeping_threads() <= before.inactive_threads(),
-            "more sleeping than inactive threads: {before:?}"
-        );
+        // As in `add_inactive_thread`: the checks of the step just taken.
+        let _after = before.with_inactive_removed();
         before.sleeping_threads().min(2)
     }
 
@@ -214,28 +320,15 @@ impl AtomicCounters {
         let before = Counters {
             word: self.word.fetch_sub(ONE_SLEEPING, Ordering::SeqCst),
         };
-        debug_assert!(
-            before.sleeping_threads() > 0,
-            "sleeping count underflows: {before:?}"
-        );
-        debug_assert!(
-            before.sleeping_threads() <= before.inactive_threads(),
-            "more sleeping than inactive threads: {before:?}"
-        );
+        // As in `add_inactive_thread`: the checks of the step just taken.
+        let _after = before.with_sleeping_removed();
     }
 
     /// Adds one sleeping thread if the word still equals `seen`, so that the
     /// JEC is known not to have moved since `seen` was loaded.
     #[inline]
     pub(crate) fn try_add_sleeping_thread(&self, seen: Counters) -> bool {
-        debug_assert!(
-            seen.sleeping_threads() < seen.inactive_threads(),
-            "a thread about to sleep must be inactive and not yet sleeping: {seen:?}"
-        );
-        let new = Counters {
-            word: seen.word + ONE_SLEEPING,
-        };
-        self.try_exchange(seen, new)
+        self.try_exchange(seen, seen.with_sleeping_added())
     }
 
     /// Bumps the JEC if `bump_when` holds for its current value. Returns the
@@ -247,10 +340,9 @@ impl AtomicCounters {
     ) -> (Counters, Counters) {
         loop {
             let before = self.load();
-            if !bump_when(before.jobs_counter()) {
+            let Some(after) = before.with_jobs_counter_bumped_if(self.jec_width, &bump_when) else {
                 return (before, before);
-            }
-            let after = before.with_jobs_counter_bumped(self.jec_width);
+            };
             if self.try_exchange(before, after) {
                 return (before, after);
             }

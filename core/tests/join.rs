@@ -1,0 +1,141 @@
+//! `join` on real threads. The checker worlds cannot run std-thread tests;
+//! their suites live in loom-tests/ and shuttle-tests/.
+#![cfg(not(any(loom, shuttle)))]
+
+use drowse::ThreadPoolBuilder;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = drowse::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+fn fib_sequential(n: u64) -> u64 {
+    if n < 2 {
+        n
+    } else {
+        fib_sequential(n - 1) + fib_sequential(n - 2)
+    }
+}
+
+#[test]
+fn join_recursive_fib_30_matches_sequential() {
+    let pool = ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    assert_eq!(pool.install(|| fib(30)), fib_sequential(30));
+}
+
+#[test]
+fn join_with_a_one_bit_jobs_event_counter() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(3)
+        .jobs_event_counter_bits(1)
+        .build()
+        .unwrap();
+    for _ in 0..20 {
+        assert_eq!(pool.install(|| fib(18)), fib_sequential(18));
+    }
+    let snapshot = pool.shutdown_and_wait();
+    assert_eq!(
+        (snapshot.inactive_threads, snapshot.sleeping_threads),
+        (0, 0)
+    );
+}
+
+#[test]
+fn pool_join_returns_both_results() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    assert_eq!(pool.join(|| 1 + 1, || "two"), (2, "two"));
+}
+
+/// Runs `join` on a 2-thread pool where `panicking_a` says which half panics;
+/// the other half sleeps, then raises a flag. The panic must reach the caller
+/// only after the flag is up, and the pool must keep working.
+fn panic_waits_for_the_other_half(panicking_a: bool) {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let other_half_done = AtomicBool::new(false);
+    let slow_half = || {
+        thread::sleep(Duration::from_millis(100));
+        other_half_done.store(true, Ordering::SeqCst);
+    };
+    let panicking_half = || -> () { panic!("half panics") };
+    let outcome = pool.install(|| {
+        panic::catch_unwind(AssertUnwindSafe(|| {
+            if panicking_a {
+                drowse::join(panicking_half, slow_half);
+            } else {
+                drowse::join(slow_half, panicking_half);
+            }
+        }))
+    });
+    let payload = outcome.expect_err("the panic reaches the caller");
+    assert!(
+        other_half_done.load(Ordering::SeqCst),
+        "the panic arrived before the other half finished"
+    );
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"half panics"));
+    // The pool still runs work afterwards.
+    assert_eq!(pool.install(|| fib(15)), fib_sequential(15));
+    assert_eq!(pool.join(|| 1, || 2), (1, 2));
+    let snapshot = pool.shutdown_and_wait();
+    assert_eq!(
+        (snapshot.inactive_threads, snapshot.sleeping_threads),
+        (0, 0)
+    );
+}
+
+#[test]
+fn a_panic_in_oper_a_waits_for_oper_b() {
+    panic_waits_for_the_other_half(true);
+}
+
+#[test]
+fn a_panic_in_oper_b_waits_for_oper_a() {
+    panic_waits_for_the_other_half(false);
+}
+
+#[test]
+fn when_both_halves_panic_oper_a_wins() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let payload = pool
+        .install(|| {
+            panic::catch_unwind(|| {
+                drowse::join(
+                    || -> () { panic!("a") },
+                    || -> () {
+                        thread::sleep(Duration::from_millis(20));
+                        panic!("b")
+                    },
+                )
+            })
+        })
+        .expect_err("a panic reaches the caller");
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"a"));
+}
+
+#[test]
+fn join_context_reports_migration() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    for _ in 0..50 {
+        let (a, b) = pool.install(|| {
+            let caller = drowse::current_thread_index();
+            drowse::join_context(
+                |ctx| (ctx.migrated(), drowse::current_thread_index() == caller),
+                |ctx| {
+                    thread::sleep(Duration::from_micros(200));
+                    (ctx.migrated(), drowse::current_thread_index() == caller)
+                },
+            )
+        });
+        assert_eq!(a, (false, true), "oper_a runs on the caller");
+        assert_eq!(
+            b.0, !b.1,
+            "oper_b is migrated exactly when it ran elsewhere"
+        );
+    }
+}
