@@ -1,0 +1,252 @@
+//! The shared runner: one shuttle check, its result line, its environment.
+
+use drowse_models::Config;
+use shuttle::scheduler::{
+    PctScheduler, RandomScheduler, ReplayScheduler, Scheduler as ShuttleScheduler,
+};
+use shuttle::Runner;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
+use std::time::Instant;
+
+/// Which shuttle scheduler explores the schedules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheduler {
+    /// Probabilistic concurrency testing (`shuttle::check_pct`): priorities
+    /// with `depth - 1` change points per execution. Finds bugs of depth
+    /// `depth` with a known lower-bounded probability.
+    Pct {
+        /// The bug depth PCT targets.
+        depth: usize,
+    },
+    /// Uniformly random choice at each step (`shuttle::check_random`).
+    Random,
+}
+
+impl Scheduler {
+    /// PCT of depth `depth`.
+    pub const fn pct(depth: usize) -> Scheduler {
+        Scheduler::Pct { depth }
+    }
+
+    /// The `scheduler=` field of the result line.
+    pub fn describe(&self) -> String {
+        match self {
+            Scheduler::Pct { depth } => format!("pct,depth={depth}"),
+            Scheduler::Random => "random".to_string(),
+        }
+    }
+}
+
+/// One shuttle check: a property, a name, a scheduler and a scenario size.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// The property number of `docs/proof.md` (or `liveness`).
+    pub property: &'static str,
+    /// The test's name, as printed.
+    pub test: &'static str,
+    /// The scheduler.
+    pub scheduler: Scheduler,
+    /// The scenario's size, as printed.
+    pub config: String,
+    /// Iterations when no environment variable says otherwise.
+    pub default_iterations: usize,
+}
+
+impl Check {
+    /// A check of `property` called `test`, of a scenario of size `config`.
+    pub fn new(property: &'static str, test: &'static str, config: Config) -> Check {
+        Check {
+            property,
+            test,
+            scheduler: Scheduler::Random,
+            config: describe_config(&config),
+            default_iterations: 1000,
+        }
+    }
+
+    /// Under `scheduler`.
+    pub fn scheduler(mut self, scheduler: Scheduler) -> Check {
+        self.scheduler = scheduler;
+        self
+    }
+
+    /// Under PCT of depth `depth`.
+    pub fn pct(self, depth: usize) -> Check {
+        self.scheduler(Scheduler::pct(depth))
+    }
+
+    /// Under the random scheduler.
+    pub fn random(self) -> Check {
+        self.scheduler(Scheduler::Random)
+    }
+
+    /// `iterations` executions by default.
+    pub fn iterations(mut self, iterations: usize) -> Check {
+        self.default_iterations = iterations;
+        self
+    }
+
+    /// Appends `,key=value` to the printed configuration.
+    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> Check {
+        self.config = format!("{},{key}={value}", self.config);
+        self
+    }
+
+    /// Runs `scenario` under the scheduler; prints the result line. Panics
+    /// (with shuttle's failing schedule printed before) if an execution fails.
+    /// Returns the number of executions.
+    pub fn run<F>(&self, scenario: F) -> usize
+    where
+        F: Fn() + Send + Sync + 'static,
+    {
+        let iterations = iterations(self.default_iterations);
+        let seed = seed();
+        let executions = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&executions);
+        let body = move || {
+            counter.fetch_add(1, Ordering::Relaxed);
+            scenario();
+        };
+        let start = Instant::now();
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| match self.scheduler {
+            // These are `shuttle::check_pct` and `shuttle::check_random` with
+            // a seed we know (and print), so that a failure can be rerun.
+            Scheduler::Pct { depth } => {
+                run_with(PctScheduler::new_from_seed(seed, depth, iterations), body)
+            }
+            Scheduler::Random => run_with(RandomScheduler::new_from_seed(seed, iterations), body),
+        }));
+        let seconds = start.elapsed().as_secs_f64();
+        let executions = executions.load(Ordering::Relaxed);
+        let line = format!(
+            "property={} test={} checker=shuttle scheduler={} config={} iterations={iterations}",
+            self.property,
+            self.test,
+            self.scheduler.describe(),
+            self.config
+        );
+        match outcome {
+            Ok(()) => {
+                println!(
+                    "{line} executions={executions} result=pass seed={seed} seconds={seconds:.2}"
+                );
+                executions
+            }
+            Err(payload) => {
+                println!(
+                    "{line} result=fail executions_to_failure={executions} seed={seed} seconds={seconds:.2}"
+                );
+                panic::resume_unwind(payload)
+            }
+        }
+    }
+}
+
+fn run_with<S, F>(scheduler: S, body: F)
+where
+    S: ShuttleScheduler + 'static,
+    F: Fn() + Send + Sync + 'static,
+{
+    Runner::new(scheduler, config()).run(body);
+}
+
+/// Shuttle's default configuration, except that an execution stops at the
+/// first panic of any task. By default shuttle keeps scheduling the other
+/// tasks while the panicking one unwinds; the pool's workers then run into
+/// poisoned locks and abort-on-unwind guards, a second panic aborts the
+/// whole test binary, and the result line is lost (the failing schedule is
+/// printed before either way).
+pub fn config() -> shuttle::Config {
+    let mut config = shuttle::Config::new();
+    config
+        .ungraceful_shutdown_config
+        .immediately_return_on_panic = true;
+    config
+}
+
+/// `workers=4,jobs=1,jec=full`: a configuration as the result line prints it.
+pub fn describe_config(config: &Config) -> String {
+    let jec = match config.jec_bits {
+        Some(bits) => bits.to_string(),
+        None => "full".to_string(),
+    };
+    format!("workers={},jobs={},jec={jec}", config.workers, config.jobs)
+}
+
+/// The iteration count: `DROWSE_SHUTTLE_ITERATIONS` if set, else `default`
+/// times `DROWSE_SHUTTLE_SCALE` (default 1).
+///
+/// # Panics
+/// When either variable is set but not a number.
+pub fn iterations(default: usize) -> usize {
+    if let Ok(text) = std::env::var("DROWSE_SHUTTLE_ITERATIONS") {
+        return text
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("DROWSE_SHUTTLE_ITERATIONS={text:?} is not a count"));
+    }
+    let scale = match std::env::var("DROWSE_SHUTTLE_SCALE") {
+        Ok(text) => text
+            .trim()
+            .parse::<f64>()
+            .unwrap_or_else(|_| panic!("DROWSE_SHUTTLE_SCALE={text:?} is not a number")),
+        Err(_) => 1.0,
+    };
+    ((default as f64 * scale).round() as usize).max(1)
+}
+
+/// The scheduler seed: `DROWSE_SHUTTLE_SEED` if set, else a fresh one.
+pub fn seed() -> u64 {
+    if let Ok(text) = std::env::var("DROWSE_SHUTTLE_SEED") {
+        return text
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("DROWSE_SHUTTLE_SEED={text:?} is not a u64"));
+    }
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    hasher.finish()
+}
+
+/// Replays `schedule` (a string shuttle printed for a failure) on
+/// `scenario`. For the `replay_*` tests, which fail under their mutant.
+pub fn replay<F>(scenario: F, schedule: &str)
+where
+    F: Fn() + Send + Sync + 'static,
+{
+    // `shuttle::replay(scenario, schedule)` with this suite's configuration.
+    Runner::new(ReplayScheduler::new_from_encoded(schedule), config()).run(scenario);
+}
+
+/// Silences the panics whose message is `message` (a scenario's own seeded
+/// panic, caught inside the scenario) so that shuttle does not print a
+/// "failing schedule" for each of them. Any other panic is reported as
+/// before. Call at the start of a test, in a binary whose tests all tolerate
+/// it.
+pub fn silence_expected_panic(message: &'static str) {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Shuttle installs its hook (which prints the schedule) at its first
+        // execution; wrap that hook, not the one before it.
+        shuttle::check_random(|| {}, 1);
+        let shuttle_hook = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let text = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+            if text != Some(message) {
+                shuttle_hook(info);
+            }
+        }));
+    });
+}
