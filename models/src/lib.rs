@@ -9,21 +9,24 @@
 //!
 //! The properties, numbered as in `docs/proof.md`:
 //!
-//! 1. injected jobs are never stranded: [`injected_jobs`], [`install_from_outside`];
+//! 1. injected jobs are never stranded: [`injected_jobs`], [`install_from_outside`],
+//!    [`injected_jobs_beside_blocked_worker`];
 //! 2. latch sets wake their owner: [`join_latch_wakes_owner`],
 //!    [`scope_latch_wakes_owner`], [`cross_pool_latch_wakes_owner`];
 //! 3. the fences carry property 1 through JEC rollover: [`injected_jobs`]
-//!    with a narrow JEC;
+//!    and [`injected_jobs_beside_blocked_worker`] with a narrow JEC;
 //! 4. internal jobs: [`internal_job_is_found`];
 //! 5. the waker decrements: [`concurrent_injectors_keep_counts_exact`];
 //! 6. counter consistency: every scenario checks the sleep snapshot it can
-//!    take, and the resting state after shutdown;
+//!    take, and the resting state after shutdown; [`snapshots_while_running`]
+//!    takes snapshots from inside jobs and from an outside observer;
 //! 7. termination: every scenario ends with `shutdown_and_wait`, and
 //!    [`shutdown_while_busy`] ends the pool in every state;
 //! 8. nothing lost or run twice, panics reach the caller: per-job run counts
 //!    in every scenario, [`join_panic_reaches_caller`];
 //!
-//! and one liveness statement: [`no_self_inflicted_wakeups`].
+//! and one liveness statement: [`no_self_inflicted_wakeups`],
+//! [`no_self_inflicted_wakeups_from_sleep`].
 
 pub mod scenarios;
 

@@ -121,6 +121,23 @@ pub fn shutdown_at_rest(pool: ThreadPool) -> SleepSnapshot {
     snapshot
 }
 
+/// Panics unless at most one sleep per worker and post was abandoned.
+///
+/// A sleep is abandoned when the JEC moved after the worker got sleepy, and
+/// only a post moves it away from a sleepy value. One post makes *every*
+/// worker that got sleepy before it abandon its sleep, each legitimately;
+/// and a worker announces again before it can abandon again, so each worker
+/// abandons at most once per post.
+pub fn assert_abandoned_at_most_once_per_post(snapshot: &SleepSnapshot, posts: usize) {
+    let bound = snapshot.num_threads * posts;
+    assert!(
+        snapshot.sleeps_abandoned <= bound,
+        "{} sleeps abandoned for {posts} posts on {} workers (at most {bound})",
+        snapshot.sleeps_abandoned,
+        snapshot.num_threads
+    );
+}
+
 /// Property 1 (the issue-2 first check): an outside thread `install`s one job
 /// into an idle pool and blocks until it has run.
 pub fn install_from_outside(config: Config) {
@@ -138,10 +155,14 @@ pub fn install_from_outside(config: Config) {
 
 /// Properties 1 and 3: the outside thread injects `config.jobs` jobs back to
 /// back (with `spawn`, so it does not wait between them) into an idle pool,
-/// then waits for all of them. The second injection finds the JEC already odd
-/// and so does not change the counters at all: only the two fences and the
+/// then waits for all of them. The second injection may find the JEC already
+/// odd and then changes no counter at all: only the two fences and the
 /// sleeper's final look at the injector stand between it and a worker that
-/// goes to sleep without seeing it.
+/// goes to sleep without seeing it. (Under sequential consistency the
+/// sleeper's search after its announcement sees such a job anyway; loom makes
+/// a spinning worker see every store made before its last yield, so this
+/// shape cannot show a missing fence there either: see
+/// [`injected_jobs_beside_blocked_worker`].)
 pub fn injected_jobs(config: Config) {
     let pool = config.pool();
     let runs = Arc::new(RunCounts::new(config.jobs));
@@ -157,12 +178,61 @@ pub fn injected_jobs(config: Config) {
     finished.wait_for(config.jobs);
     runs.assert_each_ran_once();
     let snapshot = shutdown_at_rest(pool);
+    assert_abandoned_at_most_once_per_post(&snapshot, config.jobs);
+}
+
+/// Properties 1 and 3 under weak memory: job 0 is injected and, once it has
+/// started, blocks its worker (on a facade condvar, not by sleeping in the
+/// pool) until every other job has run; then the outside thread injects
+/// jobs `1..config.jobs` and waits for all of them. Only the other workers
+/// can run those jobs, so one of them must not fall asleep without seeing
+/// them.
+///
+/// This is the shape in which the two fences matter to a checker that, like
+/// loom, makes a spinning thread see every store made before its last yield:
+/// a worker that blocks in its own job never searches again, so the last
+/// "injector empty" store (its take of job 0) can be one that a sleepy
+/// worker has not read before its last yield, and the sleepy worker's final
+/// look may read it although job 1 was pushed later. The post of job 1 finds
+/// the JEC already odd and changes no counter; without either fence, or
+/// without the final look, the sleepy worker blocks for good. Needs at least
+/// two workers and two jobs.
+pub fn injected_jobs_beside_blocked_worker(config: Config) {
     assert!(
-        snapshot.sleeps_abandoned <= config.jobs,
-        "{} sleeps abandoned for only {} posts",
-        snapshot.sleeps_abandoned,
-        config.jobs
+        config.workers >= 2 && config.jobs >= 2,
+        "a blocked worker and a free one, a blocking job and a job to find: {config:?}"
     );
+    let pool = config.pool();
+    let runs = Arc::new(RunCounts::new(config.jobs));
+    let started = Arc::new(Countdown::default());
+    let finished = Arc::new(Countdown::default());
+    let others = config.jobs - 1;
+    {
+        let (runs, started, finished) = (
+            Arc::clone(&runs),
+            Arc::clone(&started),
+            Arc::clone(&finished),
+        );
+        pool.spawn(move || {
+            runs.ran(0);
+            started.tick();
+            finished.wait_for(others);
+            finished.tick();
+        });
+    }
+    started.wait_for(1);
+    for index in 1..config.jobs {
+        let runs = Arc::clone(&runs);
+        let finished = Arc::clone(&finished);
+        pool.spawn(move || {
+            runs.ran(index);
+            finished.tick();
+        });
+    }
+    finished.wait_for(config.jobs);
+    runs.assert_each_ran_once();
+    let snapshot = shutdown_at_rest(pool);
+    assert_abandoned_at_most_once_per_post(&snapshot, config.jobs);
 }
 
 /// Property 1 with several injecting threads: each of `injectors` outside
@@ -298,6 +368,46 @@ pub fn internal_job_is_found(config: Config) {
     shutdown_at_rest(pool);
 }
 
+/// Property 6: sleep snapshots taken while the pool works, from inside and
+/// from outside. An outside observer thread takes two snapshots while the
+/// main thread runs a scope of `config.jobs` jobs, each of which takes a
+/// snapshot of its own pool from the worker that runs it. Every snapshot
+/// must satisfy `blocked == sleeping <= inactive <= threads`; one taken from
+/// inside a job must also count fewer inactive threads than workers (the
+/// worker running the job is active), and the counters must be at rest
+/// after shutdown. (Written for the shuttle suite first.)
+pub fn snapshots_while_running(config: Config) {
+    let pool = Arc::new(config.pool());
+    let observer = {
+        let pool = Arc::clone(&pool);
+        thread::spawn(move || {
+            for _ in 0..2 {
+                assert_consistent(&pool.sleep_snapshot());
+            }
+        })
+    };
+    let runs = RunCounts::new(config.jobs);
+    pool.scope(|scope| {
+        for index in 0..config.jobs {
+            let (runs, pool) = (&runs, &*pool);
+            scope.spawn(move |_| {
+                runs.ran(index);
+                let snapshot = pool.sleep_snapshot();
+                assert_consistent(&snapshot);
+                assert!(
+                    snapshot.inactive_threads < snapshot.num_threads,
+                    "a worker running a job is counted inactive: {snapshot:?}"
+                );
+            });
+        }
+    });
+    observer.join().unwrap();
+    assert_consistent(&pool.sleep_snapshot());
+    runs.assert_each_ran_once();
+    let pool = Arc::try_unwrap(pool).unwrap_or_else(|_| unreachable!("the observer has exited"));
+    shutdown_at_rest(pool);
+}
+
 /// Property 7: the pool is ended right after `config.jobs` jobs are spawned
 /// into it, so its workers may be busy, idle, sleepy or asleep. Every job
 /// still runs, and every worker thread exits.
@@ -352,6 +462,40 @@ pub fn no_self_inflicted_wakeups(config: Config) {
     );
 }
 
+/// Waits (yielding) until every worker of `pool` is counted asleep, checking
+/// each snapshot on the way. Every worker of an idle pool gets there.
+pub fn wait_until_all_asleep(pool: &ThreadPool) {
+    loop {
+        let snapshot = pool.sleep_snapshot();
+        assert_consistent(&snapshot);
+        if snapshot.sleeping_threads == snapshot.num_threads {
+            return;
+        }
+        thread::yield_now();
+    }
+}
+
+/// Liveness, sharpened (written for the shuttle suite first):
+/// [`no_self_inflicted_wakeups`] lets one sleep be abandoned for its one
+/// post, so a worker that also abandons one on its own announcement is
+/// caught only where a legitimate abandonment happened too. Here the outside
+/// thread waits until every worker is asleep before it posts, and again
+/// afterwards: the post finds nobody sleepy, so no sleep may be abandoned at
+/// all. A worker that mistakes its own bump of the JEC for new work abandons
+/// one (after running the job, its announcement makes the odd JEC even) in
+/// every execution.
+pub fn no_self_inflicted_wakeups_from_sleep(config: Config) {
+    let pool = config.pool();
+    wait_until_all_asleep(&pool);
+    pool.install(|| ());
+    wait_until_all_asleep(&pool);
+    let snapshot = shutdown_at_rest(pool);
+    assert_eq!(
+        snapshot.sleeps_abandoned, 0,
+        "a sleep was abandoned although every post found every worker asleep: {snapshot:?}"
+    );
+}
+
 /// Larger nested work for shuttle: `join` inside `scope` inside `join`, with
 /// a run count per leaf.
 pub fn nested_join_scope(config: Config) {
@@ -385,18 +529,27 @@ mod test {
 
     #[test]
     fn every_scenario_passes_once_on_std_threads() {
+        if drowse::sync::IS_CHECKER {
+            // Checker objects exist only inside a checker's model; the loom
+            // and shuttle suites run these scenarios there.
+            return;
+        }
         for _ in 0..20 {
             install_from_outside(Config::new(2));
             injected_jobs(Config::new(2).jobs(3));
             injected_jobs(Config::new(2).jobs(3).jec_bits(1));
+            injected_jobs_beside_blocked_worker(Config::new(2).jobs(2));
+            injected_jobs_beside_blocked_worker(Config::new(3).jobs(3).jec_bits(1));
             concurrent_injectors(Config::new(2), 3);
             concurrent_injectors_keep_counts_exact(Config::new(2).jobs(3), 3);
             join_latch_wakes_owner(Config::new(2).jobs(2));
             scope_latch_wakes_owner(Config::new(2).jobs(8));
             cross_pool_latch_wakes_owner(Config::new(1));
             internal_job_is_found(Config::new(2));
+            snapshots_while_running(Config::new(2).jobs(3));
             shutdown_while_busy(Config::new(3).jobs(5));
             no_self_inflicted_wakeups(Config::new(1));
+            no_self_inflicted_wakeups_from_sleep(Config::new(2));
             nested_join_scope(Config::new(4).jobs(4));
         }
     }

@@ -1,0 +1,25 @@
+#![cfg(loom)]
+//! Property 7: termination. The pool is ended right after jobs are spawned
+//! into it, so its workers may be busy, idle, sleepy or asleep when their
+//! terminate latches are set. Every job still runs exactly once, every
+//! worker thread exits (a worker left asleep is a loom deadlock on `join`),
+//! and the counters are at rest afterwards.
+
+use drowse_loom_tests::Check;
+use drowse_models::{shutdown_while_busy, Config};
+
+#[test]
+fn shutdown_while_busy_1w() {
+    let config = Config::new(1).jobs(2);
+    Check::new("7", "shutdown_while_busy", config)
+        .bound(3)
+        .run(move || shutdown_while_busy(config));
+}
+
+#[test]
+fn shutdown_while_busy_2w() {
+    let config = Config::new(2).jobs(2);
+    Check::new("7", "shutdown_while_busy", config)
+        .bound(2)
+        .run(move || shutdown_while_busy(config));
+}
