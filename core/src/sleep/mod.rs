@@ -105,7 +105,8 @@ pub struct SleepSnapshot {
     /// Sleep attempts abandoned so far because the jobs event counter had
     /// changed since the worker got sleepy. Each needs a job posted after
     /// that worker's announcement, so this never exceeds the number of
-    /// posts.
+    /// posts, times the number of workers (one post can end every sleepy
+    /// worker's attempt once).
     pub sleeps_abandoned: usize,
 }
 
