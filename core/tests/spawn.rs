@@ -76,14 +76,7 @@ fn shutdown_and_wait_runs_the_pending_spawned_jobs() {
     queue_jobs_behind_a_slow_one(&pool, &count);
     let snapshot = pool.shutdown_and_wait();
     assert_eq!(count.load(Ordering::SeqCst), 100);
-    assert_eq!(
-        (
-            snapshot.inactive_threads,
-            snapshot.sleeping_threads,
-            snapshot.blocked_threads
-        ),
-        (0, 0, 0)
-    );
+    snapshot.check_at_rest().unwrap();
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The shared runner: one loom check, its result line, its environment.
 
-use drowse_models::Config;
+use drowse_models::{panic_message, Config};
 use std::any::Any;
 use std::cell::RefCell;
 use std::panic;
@@ -34,7 +34,7 @@ impl Check {
         Check {
             property,
             test,
-            config: describe_config(&config),
+            config: config.to_string(),
             default_bound: 2,
         }
     }
@@ -112,15 +112,6 @@ impl Check {
     }
 }
 
-/// The `config=` field of the result line: `workers=2,jobs=1,jec=full`.
-pub fn describe_config(config: &Config) -> String {
-    let jec = match config.jec_bits {
-        Some(bits) => bits.to_string(),
-        None => "full".to_string(),
-    };
-    format!("workers={},jobs={},jec={jec}", config.workers, config.jobs)
-}
-
 /// The preemption bound: `LOOM_MAX_PREEMPTIONS` if set, else `default`.
 ///
 /// # Panics
@@ -186,6 +177,5 @@ fn install_hook() {
 }
 
 fn is_seeded_panic(payload: &(dyn Any + Send)) -> bool {
-    payload.downcast_ref::<&str>().copied() == Some(SEEDED_PANIC)
-        || payload.downcast_ref::<String>().map(String::as_str) == Some(SEEDED_PANIC)
+    panic_message(payload) == Some(SEEDED_PANIC)
 }

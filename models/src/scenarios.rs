@@ -3,6 +3,8 @@
 use drowse::sync::atomic::{AtomicUsize, Ordering};
 use drowse::sync::{thread, Arc, Condvar, Mutex};
 use drowse::{SleepSnapshot, ThreadPool, ThreadPoolBuilder};
+use std::any::Any;
+use std::fmt;
 
 /// The size of a scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +48,27 @@ impl Config {
         }
         builder.build().expect("scenario pools are valid")
     }
+}
+
+/// `workers=4,jobs=1,jec=full`: the `config=` field of both suites' result
+/// lines.
+impl fmt::Display for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "workers={},jobs={},jec=", self.workers, self.jobs)?;
+        match self.jec_bits {
+            Some(bits) => write!(f, "{bits}"),
+            None => f.write_str("full"),
+        }
+    }
+}
+
+/// The message of a panic payload, when it is a string (as `panic!` with a
+/// message makes it).
+pub fn panic_message(payload: &(dyn Any + Send)) -> Option<&str> {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
 }
 
 /// A count that threads can wait on reaching a target, built on the facade's
@@ -108,16 +131,9 @@ pub fn assert_consistent(snapshot: &SleepSnapshot) {
 /// snapshot.
 pub fn shutdown_at_rest(pool: ThreadPool) -> SleepSnapshot {
     let snapshot = pool.shutdown_and_wait();
-    assert_consistent(&snapshot);
-    assert_eq!(
-        (
-            snapshot.inactive_threads,
-            snapshot.sleeping_threads,
-            snapshot.blocked_threads
-        ),
-        (0, 0, 0),
-        "counters not at rest after every worker exited: {snapshot:?}"
-    );
+    if let Err(problem) = snapshot.check_at_rest() {
+        panic!("after every worker exited: {problem}");
+    }
     snapshot
 }
 
@@ -256,21 +272,67 @@ pub fn concurrent_injectors(config: Config, injectors: usize) {
 }
 
 /// Property 5 (and 6): while outside threads inject jobs, the main thread
-/// takes sleep snapshots. With every sleep lock held, the sleeping count must
-/// equal the number of blocked workers: a woken worker was taken off the
-/// count by its waker, under its lock, before anyone could look.
+/// takes `config.jobs` sleep snapshots. With every sleep lock held, the
+/// sleeping count must equal the number of blocked workers: a woken worker
+/// was taken off the count by its waker, under its lock, before anyone could
+/// look.
 pub fn concurrent_injectors_keep_counts_exact(config: Config, injectors: usize) {
+    inject_and_observe(config, injectors, Observe::Snapshots(config.jobs));
+}
+
+/// Property 5, with a denser observer: as
+/// [`concurrent_injectors_keep_counts_exact`], but the main thread takes
+/// snapshots (yielding between them) for as long as any injector still
+/// waits for its job. The state it must catch, a woken worker still counted
+/// asleep, lasts only the few steps between its waker releasing its lock and
+/// the count going down, so the more snapshots fall while workers are being
+/// woken, the sooner a wrong count is seen. The observer loops, so this is
+/// for schedulers that are not exhaustive (shuttle), not for loom.
+pub fn counts_exact_while_injecting(config: Config, injectors: usize) {
+    inject_and_observe(config, injectors, Observe::UntilInjectorsDone);
+}
+
+/// How long the observer of [`inject_and_observe`] takes snapshots.
+#[derive(Clone, Copy)]
+enum Observe {
+    /// This many, then stop. The injectors are not tracked, which keeps the
+    /// scenario small for loom.
+    Snapshots(usize),
+    /// Until every injector has its job back.
+    UntilInjectorsDone,
+}
+
+/// `injectors` outside threads each install one job while the calling
+/// thread takes consistent sleep snapshots, as `observe` says.
+fn inject_and_observe(config: Config, injectors: usize, observe: Observe) {
     let pool = Arc::new(config.pool());
     let runs = Arc::new(RunCounts::new(injectors));
+    let injectors_done = Arc::new(AtomicUsize::new(0));
+    let track_done = matches!(observe, Observe::UntilInjectorsDone);
     let threads: Vec<_> = (0..injectors)
         .map(|index| {
-            let pool = Arc::clone(&pool);
-            let runs = Arc::clone(&runs);
-            thread::spawn(move || pool.install(move || runs.ran(index)))
+            let (pool, runs) = (Arc::clone(&pool), Arc::clone(&runs));
+            let injectors_done = Arc::clone(&injectors_done);
+            thread::spawn(move || {
+                pool.install(move || runs.ran(index));
+                if track_done {
+                    injectors_done.fetch_add(1, Ordering::SeqCst);
+                }
+            })
         })
         .collect();
-    for _ in 0..config.jobs {
-        assert_consistent(&pool.sleep_snapshot());
+    match observe {
+        Observe::Snapshots(count) => {
+            for _ in 0..count {
+                assert_consistent(&pool.sleep_snapshot());
+            }
+        }
+        Observe::UntilInjectorsDone => {
+            while injectors_done.load(Ordering::SeqCst) < injectors {
+                assert_consistent(&pool.sleep_snapshot());
+                thread::yield_now();
+            }
+        }
     }
     for handle in threads {
         handle.join().unwrap();

@@ -1,6 +1,6 @@
 //! The shared runner: one shuttle check, its result line, its environment.
 
-use drowse_models::Config;
+use drowse_models::{panic_message, Config};
 use shuttle::scheduler::{
     PctScheduler, RandomScheduler, ReplayScheduler, Scheduler as ShuttleScheduler,
 };
@@ -61,7 +61,7 @@ impl Check {
             property,
             test,
             scheduler: Scheduler::Random,
-            config: describe_config(&config),
+            config: config.to_string(),
             default_iterations: 1000,
         }
     }
@@ -166,15 +166,6 @@ pub fn config() -> shuttle::Config {
     config
 }
 
-/// `workers=4,jobs=1,jec=full`: a configuration as the result line prints it.
-pub fn describe_config(config: &Config) -> String {
-    let jec = match config.jec_bits {
-        Some(bits) => bits.to_string(),
-        None => "full".to_string(),
-    };
-    format!("workers={},jobs={},jec={jec}", config.workers, config.jobs)
-}
-
 /// The iteration count: `DROWSE_SHUTTLE_ITERATIONS` if set, else `default`
 /// times `DROWSE_SHUTTLE_SCALE` (default 1).
 ///
@@ -239,12 +230,7 @@ pub fn silence_expected_panic(message: &'static str) {
         shuttle::check_random(|| {}, 1);
         let shuttle_hook = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            let payload = info.payload();
-            let text = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
-            if text != Some(message) {
+            if panic_message(info.payload()) != Some(message) {
                 shuttle_hook(info);
             }
         }));

@@ -2,7 +2,7 @@
 //! Property 5: the waker decrements the sleeping count, under the sleeper's
 //! lock. While outside threads inject jobs, the main thread takes sleep
 //! snapshots (every sleep lock held): the sleeping count must equal the
-//! number of blocked workers. `counts_exact_while_injecting` (this crate's)
+//! number of blocked workers. `counts_exact_while_injecting`
 //! keeps taking snapshots for as long as an injector waits. (The cheapest
 //! catch of a sleeper that decrements the count itself is property 6's
 //! `snapshots_while_running`, whose snapshots are taken by jobs while the

@@ -128,6 +128,24 @@ impl SleepSnapshot {
         }
         Ok(())
     }
+
+    /// Checks the resting state of a pool whose workers have all exited (or
+    /// are all busy): [`check`](Self::check) passes and nobody is counted
+    /// inactive, sleeping or blocked. Returns what is wrong.
+    pub fn check_at_rest(&self) -> Result<(), String> {
+        self.check()?;
+        if (
+            self.inactive_threads,
+            self.sleeping_threads,
+            self.blocked_threads,
+        ) != (0, 0, 0)
+        {
+            return Err(format!(
+                "counters not at rest (inactive, sleeping and blocked must all be 0): {self:?}"
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Sleep {
@@ -409,3 +427,6 @@ fn to_u32(count: usize) -> u32 {
     // Thread counts fit in 16 bits.
     count as u32
 }
+
+#[cfg(test)]
+mod test;
