@@ -1,0 +1,146 @@
+//! Behaviour of the public API that the other tests left unpinned, found by
+//! running cargo-mutants over `core/src` (see `docs/cargo-mutants.md`, which
+//! names the mutant each test kills).
+#![cfg(not(any(loom, shuttle)))]
+
+use drowse::ThreadPoolBuilder;
+use std::error::Error;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A stack no operating system can reserve (1 PiB): starting a worker with
+/// it fails, which is how these tests reach the builder's I/O error.
+const IMPOSSIBLE_STACK: usize = 1 << 50;
+
+#[test]
+fn a_thread_that_cannot_start_is_an_io_error_with_its_source() {
+    let error = ThreadPoolBuilder::new()
+        .num_threads(1)
+        .stack_size(IMPOSSIBLE_STACK)
+        .build()
+        .expect_err("no thread gets a 1 PiB stack");
+    assert!(
+        error.to_string().contains("could not be started"),
+        "the message says a worker did not start: {error}"
+    );
+    let source = error
+        .source()
+        .expect("an I/O error is the source of the build error");
+    assert!(
+        source.downcast_ref::<std::io::Error>().is_some(),
+        "the source is the io::Error from the OS: {source:?}"
+    );
+}
+
+#[test]
+fn exactly_max_num_threads_passes_the_size_check() {
+    // The size check accepts `max_num_threads()` itself; the impossible stack
+    // then stops the build at the first thread, so no threads are started.
+    let error = ThreadPoolBuilder::new()
+        .num_threads(drowse::max_num_threads())
+        .stack_size(IMPOSSIBLE_STACK)
+        .build()
+        .expect_err("no thread gets a 1 PiB stack");
+    assert!(
+        error.source().is_some(),
+        "the build got past the size check and failed starting a thread: {error}"
+    );
+}
+
+#[test]
+fn join_context_outside_any_pool_is_migrated() {
+    // From outside a pool the call moves into the global pool, so both
+    // closures run on a thread other than the caller's.
+    let (a, b) = drowse::join_context(|ctx| ctx.migrated(), |ctx| ctx.migrated());
+    assert!(a, "oper_a runs on a global worker, not on the caller");
+    // oper_b ran either inline after oper_a (on the same worker, so it is
+    // migrated from the caller's point of view) or on a thief.
+    assert!(b, "oper_b never runs on the calling thread");
+}
+
+#[test]
+fn a_stolen_oper_b_is_migrated() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let (a, b) = pool.install(|| {
+        let b_ran = AtomicBool::new(false);
+        drowse::join_context(
+            |ctx| {
+                // Do not return before oper_b has run: then the other worker
+                // must have stolen it.
+                let deadline = Instant::now() + PATIENCE;
+                while !b_ran.load(Ordering::Acquire) && Instant::now() < deadline {
+                    thread::yield_now();
+                }
+                (ctx.migrated(), b_ran.load(Ordering::Acquire))
+            },
+            |ctx| {
+                b_ran.store(true, Ordering::Release);
+                ctx.migrated()
+            },
+        )
+    });
+    assert_eq!(a, (false, true), "oper_a ran on the caller, after oper_b");
+    assert!(b, "oper_b was stolen, so it ran on another thread");
+    pool.shutdown_and_wait().check_at_rest().unwrap();
+}
+
+#[test]
+fn jobs_that_oper_a_leaves_on_the_deque_still_run() {
+    // One worker, so nobody steals: when oper_a returns, the job it spawned
+    // sits on top of oper_b in the worker's deque, and join must run it
+    // rather than mistake it for oper_b.
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let (sender, receiver) = mpsc::channel();
+    let (a, b) = pool.install(move || {
+        drowse::join(
+            move || {
+                drowse::spawn(move || sender.send("spawned").unwrap());
+                1
+            },
+            || 2,
+        )
+    });
+    assert_eq!((a, b), (1, 2));
+    assert_eq!(receiver.recv_timeout(PATIENCE), Ok("spawned"));
+    pool.shutdown_and_wait().check_at_rest().unwrap();
+}
+
+#[test]
+fn a_worker_runs_its_own_scope_spawns_newest_first() {
+    // As in rayon-core: a job spawned from a worker goes onto that worker's
+    // own deque, which it pops newest first. With one worker the order is
+    // fully determined.
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let order = Mutex::new(Vec::new());
+    pool.scope(|scope| {
+        for job in 0..4 {
+            let order = &order;
+            scope.spawn(move |_| order.lock().unwrap().push(job));
+        }
+    });
+    assert_eq!(*order.lock().unwrap(), [3, 2, 1, 0]);
+    pool.shutdown_and_wait().check_at_rest().unwrap();
+}
+
+#[test]
+fn install_from_a_worker_of_the_same_pool_runs_in_place() {
+    // As in rayon-core: `install` called on a worker of the same pool runs
+    // the closure right there, on that worker.
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let outcomes: Vec<(Option<usize>, Option<usize>)> = pool.install(|| {
+        (0..200)
+            .map(|_| {
+                let outer = drowse::current_thread_index();
+                (outer, pool.install(drowse::current_thread_index))
+            })
+            .collect()
+    });
+    for (outer, inner) in outcomes {
+        assert_eq!(inner, outer, "the nested install ran on the same worker");
+    }
+    pool.shutdown_and_wait().check_at_rest().unwrap();
+}
