@@ -144,3 +144,41 @@ fn install_from_a_worker_of_the_same_pool_runs_in_place() {
     }
     pool.shutdown_and_wait().check_at_rest().unwrap();
 }
+
+/// Polls the pool's sleep state until every worker is asleep, or panics after
+/// `PATIENCE`.
+fn wait_until_all_asleep(pool: &drowse::ThreadPool) -> drowse::SleepSnapshot {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let snapshot = pool.sleep_snapshot();
+        snapshot.check().unwrap();
+        if snapshot.sleeping_threads == snapshot.num_threads {
+            return snapshot;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "idle workers are still awake after {PATIENCE:?}: {snapshot:?}"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn idle_workers_fall_asleep_and_do_so_again_after_work() {
+    // The point of the sleep protocol: a pool with nothing to do does not
+    // keep its threads spinning.
+    let pool = ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let snapshot = wait_until_all_asleep(&pool);
+    assert_eq!(
+        (snapshot.inactive_threads, snapshot.blocked_threads),
+        (3, 3),
+        "every sleeping worker is idle and blocked"
+    );
+    let total: u64 = pool.install(|| {
+        let (a, b) = drowse::join(|| (0..1000u64).sum::<u64>(), || 1);
+        a + b
+    });
+    assert_eq!(total, 499_501);
+    wait_until_all_asleep(&pool);
+    pool.shutdown_and_wait().check_at_rest().unwrap();
+}
