@@ -71,7 +71,7 @@ fn a_stolen_oper_b_is_migrated() {
             |ctx| {
                 // Do not return before oper_b has run: then the other worker
                 // must have stolen it.
-                let deadline = Instant::now() + PATIENCE;
+                let deadline = Instant::now() + Duration::from_secs(10);
                 while !b_ran.load(Ordering::Acquire) && Instant::now() < deadline {
                     thread::yield_now();
                 }
@@ -129,20 +129,49 @@ fn a_worker_runs_its_own_scope_spawns_newest_first() {
 #[test]
 fn install_from_a_worker_of_the_same_pool_runs_in_place() {
     // As in rayon-core: `install` called on a worker of the same pool runs
-    // the closure right there, on that worker.
-    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    let outcomes: Vec<(Option<usize>, Option<usize>)> = pool.install(|| {
-        (0..200)
-            .map(|_| {
-                let outer = drowse::current_thread_index();
-                (outer, pool.install(drowse::current_thread_index))
-            })
-            .collect()
+    // the closure right there, before anything queued. With one worker the
+    // order is fully determined: the nested install first, then the rest of
+    // the outer closure, then the job the outer closure spawned.
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let order = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let spawned_order = std::sync::Arc::clone(&order);
+    let indices = pool.install(|| {
+        drowse::spawn(move || spawned_order.lock().unwrap().push("spawned"));
+        let outer = drowse::current_thread_index();
+        let inner = pool.install(|| {
+            order.lock().unwrap().push("nested");
+            drowse::current_thread_index()
+        });
+        order.lock().unwrap().push("after");
+        (outer, inner)
     });
-    for (outer, inner) in outcomes {
-        assert_eq!(inner, outer, "the nested install ran on the same worker");
-    }
+    assert_eq!(indices, (Some(0), Some(0)));
     pool.shutdown_and_wait().check_at_rest().unwrap();
+    assert_eq!(*order.lock().unwrap(), ["nested", "after", "spawned"]);
+}
+
+#[test]
+fn spawn_into_another_pool_runs_there() {
+    // `ThreadPool::spawn` called on a worker of pool `a` runs the job on a
+    // thread of pool `b`, not on the calling worker.
+    let named = |prefix: &'static str| {
+        ThreadPoolBuilder::new()
+            .num_threads(1)
+            .thread_name(move |index| format!("{prefix}-{index}"))
+            .build()
+            .unwrap()
+    };
+    let (a, b) = (named("a"), named("b"));
+    let (sender, receiver) = mpsc::channel();
+    a.install(|| {
+        b.spawn(move || {
+            let name = thread::current().name().map(str::to_owned);
+            sender.send(name).unwrap();
+        });
+    });
+    assert_eq!(receiver.recv_timeout(PATIENCE), Ok(Some("b-0".to_owned())));
+    a.shutdown_and_wait().check_at_rest().unwrap();
+    b.shutdown_and_wait().check_at_rest().unwrap();
 }
 
 /// Polls the pool's sleep state until every worker is asleep, or panics after
@@ -174,11 +203,28 @@ fn idle_workers_fall_asleep_and_do_so_again_after_work() {
         (3, 3),
         "every sleeping worker is idle and blocked"
     );
-    let total: u64 = pool.install(|| {
-        let (a, b) = drowse::join(|| (0..1000u64).sum::<u64>(), || 1);
-        a + b
-    });
-    assert_eq!(total, 499_501);
+    // Bursts of work with pauses between them, so that workers get sleepy,
+    // sleep, are woken and give up sleep attempts along the way; each time
+    // they must all end up asleep again.
+    for burst in 0..20u64 {
+        assert_eq!(
+            pool.install(|| fib(18 + burst % 3)),
+            fib_sequential(18 + burst % 3)
+        );
+        thread::sleep(Duration::from_micros(200 * burst));
+    }
     wait_until_all_asleep(&pool);
     pool.shutdown_and_wait().check_at_rest().unwrap();
+}
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = drowse::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+fn fib_sequential(n: u64) -> u64 {
+    (0..n).fold((0, 1), |(a, b), _| (b, a + b)).0
 }
