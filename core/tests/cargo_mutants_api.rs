@@ -63,9 +63,16 @@ fn join_context_outside_any_pool_is_migrated() {
 }
 
 #[test]
-fn a_stolen_oper_b_is_migrated() {
+fn a_job_pushed_beside_a_sleeping_worker_wakes_it_and_is_stolen() {
     let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     let (a, b) = pool.install(|| {
+        // The other worker is asleep when oper_b is pushed: pushing it must
+        // wake that worker, or oper_a (which waits for oper_b) waits alone.
+        let deadline = Instant::now() + PATIENCE;
+        while pool.sleep_snapshot().sleeping_threads != 1 {
+            assert!(Instant::now() < deadline, "the other worker never slept");
+            thread::sleep(Duration::from_millis(1));
+        }
         let b_ran = AtomicBool::new(false);
         drowse::join_context(
             |ctx| {
@@ -227,4 +234,14 @@ fn fib(n: u64) -> u64 {
 
 fn fib_sequential(n: u64) -> u64 {
     (0..n).fold((0, 1), |(a, b), _| (b, a + b)).0
+}
+
+#[test]
+fn scope_debug_names_the_pool_size() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let text = pool.scope(|scope| format!("{scope:?}"));
+    assert!(
+        text.starts_with("Scope") && text.contains("num_threads: 2"),
+        "{text}"
+    );
 }
