@@ -28,6 +28,7 @@
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
 
+pub mod protocols;
 pub mod scenarios;
 
 pub use scenarios::*;
