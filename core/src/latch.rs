@@ -107,7 +107,7 @@ impl CoreLatch {
     /// # Safety
     /// `this` must point to a live latch; it may be freed once this returns.
     #[inline]
-    unsafe fn set(this: *const CoreLatch) -> bool {
+    pub(crate) unsafe fn set(this: *const CoreLatch) -> bool {
         // SAFETY: the caller guarantees `this` is live until the swap has
         // happened; nothing reads `*this` after it.
         let before = unsafe { (*this).state.swap(SET, Ordering::AcqRel) };

@@ -39,6 +39,8 @@
 mod job;
 mod join;
 mod latch;
+#[doc(hidden)]
+pub mod model_api;
 pub mod mutant;
 mod registry;
 mod scope;

@@ -8,6 +8,7 @@
 //! this directory for the contract.
 
 pub mod harness;
+pub mod production;
 
 use drowse::sync::atomic::{AtomicUsize, Ordering};
 use drowse::SleepSnapshot;

@@ -1,0 +1,111 @@
+//! Thin public wrappers over the sleep protocol's internals, for
+//! `drowse-models` only.
+//!
+//! **Unstable, not part of Drowse's API.** This module exists so that the
+//! protocol-model harness in `models/` can drive the real sleep protocol
+//! (`Sleep`, `IdleState`, `CoreLatch`) through the same interface as the
+//! models of other protocols, without a copy of the code. Every wrapper
+//! forwards to the production function of the same name; it may change or
+//! disappear in any release.
+
+use crate::latch::CoreLatch;
+use crate::sleep::{IdleState, JecWidth, Sleep, SleepSnapshot};
+
+/// The sleep state of one pool: [`crate::sleep`]'s `Sleep`.
+pub struct ModelSleep(Sleep);
+
+/// One worker's progress towards sleep: the protocol's `IdleState`.
+pub struct ModelIdle(IdleState);
+
+/// The four-state latch workers wait and sleep on: the protocol's
+/// `CoreLatch`.
+pub struct ModelLatch(CoreLatch);
+
+impl std::fmt::Debug for ModelSleep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad("ModelSleep { .. }")
+    }
+}
+
+impl std::fmt::Debug for ModelIdle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad("ModelIdle { .. }")
+    }
+}
+
+impl std::fmt::Debug for ModelLatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl ModelSleep {
+    /// `Sleep::new`.
+    pub fn new(num_threads: usize, jec_width: JecWidth) -> ModelSleep {
+        ModelSleep(Sleep::new(num_threads, jec_width))
+    }
+
+    /// `Sleep::start_looking`.
+    pub fn start_looking(&self, worker_index: usize) -> ModelIdle {
+        ModelIdle(self.0.start_looking(worker_index))
+    }
+
+    /// `Sleep::work_found`.
+    pub fn work_found(&self) {
+        self.0.work_found()
+    }
+
+    /// `Sleep::no_work_found`.
+    pub fn no_work_found(
+        &self,
+        idle_state: &mut ModelIdle,
+        latch: &ModelLatch,
+        has_injected_jobs: impl FnOnce() -> bool,
+    ) {
+        self.0
+            .no_work_found(&mut idle_state.0, &latch.0, has_injected_jobs)
+    }
+
+    /// `Sleep::new_injected_jobs`.
+    pub fn new_injected_jobs(&self, num_jobs: u32, queue_was_empty: bool) {
+        self.0.new_injected_jobs(num_jobs, queue_was_empty)
+    }
+
+    /// `Sleep::new_internal_jobs`.
+    pub fn new_internal_jobs(&self, num_jobs: u32, queue_was_empty: bool) {
+        self.0.new_internal_jobs(num_jobs, queue_was_empty)
+    }
+
+    /// Sets `latch`, owned by worker `owner_index`, and wakes the owner if it
+    /// was SLEEPING: what every latch of the pool does (`CoreLatch::set`
+    /// then `Sleep::notify_worker_latch_is_set`).
+    pub fn set_latch(&self, latch: &ModelLatch, owner_index: usize) {
+        // SAFETY: `latch` is a live reference for the whole call.
+        if unsafe { CoreLatch::set(&latch.0) } {
+            self.0.notify_worker_latch_is_set(owner_index);
+        }
+    }
+
+    /// `Sleep::snapshot`.
+    pub fn snapshot(&self) -> SleepSnapshot {
+        self.0.snapshot()
+    }
+}
+
+impl ModelLatch {
+    /// `CoreLatch::new`.
+    pub fn new() -> ModelLatch {
+        ModelLatch(CoreLatch::new())
+    }
+
+    /// `CoreLatch::probe`.
+    pub fn probe(&self) -> bool {
+        self.0.probe()
+    }
+}
+
+impl Default for ModelLatch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
