@@ -7,7 +7,9 @@
 //! runs on every model under loom and under shuttle. See `INTERFACE.md` in
 //! this directory for the contract.
 
+pub mod blitz;
 pub mod harness;
+pub mod legacy;
 pub mod production;
 
 use drowse::sync::atomic::{AtomicUsize, Ordering};
