@@ -238,6 +238,9 @@ impl<M: SleepModel> Pool<M> {
             let mut just_woken = false;
             loop {
                 if self.model.probe(latch) {
+                    if just_woken {
+                        self.stats.latch_wakeups.fetch_add(1, Ordering::SeqCst);
+                    }
                     self.model.work_found(idle);
                     break;
                 }

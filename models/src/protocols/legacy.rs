@@ -9,9 +9,13 @@
 //!
 //! - `tickle` is "a load and a compare" and, if anyone is sleepy or asleep,
 //!   "a `Release` store" that resets the word to "nobody sleepy, nobody
-//!   asleep". The text calls it a store, so it is a plain store here, not a
-//!   swap; the decision to take the lock and `notify_all` is made from the
-//!   value the load returned.
+//!   asleep". The text calls it a store, so [`Legacy`] does a plain store,
+//!   and decides whether to take the lock and `notify_all` from the value
+//!   its load returned. A store can overwrite the sleepy worker's
+//!   compare-and-swap to "asleep" that lands between the load and the store.
+//!   [`LegacySwap`] is the same protocol with that store read as a swap
+//!   (the decision then comes from the value the swap replaced), to show
+//!   what the rest of the design does once that one step is atomic.
 //! - `work_found` only clears the caller's own sleepiness ("reset the global
 //!   state to indicate we are no longer sleepy"); it does not tickle.
 //! - Setting a latch is a store of the latch's flag followed by `tickle`
@@ -49,13 +53,21 @@ fn sleepy_worker(state: usize) -> Option<usize> {
     }
 }
 
-/// The legacy protocol.
+/// The legacy protocol; `SWAP` selects how `tickle` resets the word (see
+/// the module documentation).
 #[derive(Debug)]
-pub struct Legacy {
+pub struct LegacyModel<const SWAP: bool> {
     state: AtomicUsize,
     lock: Mutex<()>,
     wake_up: Condvar,
 }
+
+/// The legacy protocol as the seed states it: `tickle` resets the word
+/// with a plain store.
+pub type Legacy = LegacyModel<false>;
+
+/// The same with `tickle`'s reset as a swap.
+pub type LegacySwap = LegacyModel<true>;
 
 /// A worker's `yields` counter, and its index.
 #[derive(Debug)]
@@ -70,15 +82,19 @@ pub struct LegacyLatch {
     set: AtomicBool,
 }
 
-impl Legacy {
+impl<const SWAP: bool> LegacyModel<SWAP> {
     /// New work or a set latch: wake everyone.
     fn tickle(&self) {
-        let old = self.state.load(Ordering::SeqCst);
+        let mut old = self.state.load(Ordering::SeqCst);
         if old == 0 {
             return;
         }
-        // "If there are sleepy workers, a `Release` store is needed."
-        self.state.store(0, Ordering::Release);
+        if SWAP {
+            old = self.state.swap(0, Ordering::Release);
+        } else {
+            // "If there are sleepy workers, a `Release` store is needed."
+            self.state.store(0, Ordering::Release);
+        }
         if old & ASLEEP_FLAG != 0 {
             let _guard = self.lock.lock().unwrap();
             self.wake_up.notify_all();
@@ -112,13 +128,13 @@ impl Legacy {
     }
 }
 
-impl SleepModel for Legacy {
-    const NAME: &'static str = "legacy";
+impl<const SWAP: bool> SleepModel for LegacyModel<SWAP> {
+    const NAME: &'static str = if SWAP { "legacy-swap" } else { "legacy" };
     type Idle = LegacyIdle;
     type Latch = LegacyLatch;
 
     fn new(_workers: usize, _jec_bits: Option<u32>) -> Self {
-        Legacy {
+        LegacyModel {
             state: AtomicUsize::new(0),
             lock: Mutex::new(()),
             wake_up: Condvar::new(),

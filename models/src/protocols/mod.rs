@@ -132,6 +132,9 @@ pub struct Stats {
     /// Wake-ups after which the worker's next search round found no job and
     /// its latch was not set.
     pub useless_wakeups: AtomicUsize,
+    /// Wake-ups after which the worker found the latch it waits on set
+    /// (termination, a gate): not caused by posted work.
+    pub latch_wakeups: AtomicUsize,
 }
 
 /// Plain numbers read from [`Stats`].
@@ -143,6 +146,8 @@ pub struct StatsSnapshot {
     pub wakeups: usize,
     /// See [`Stats::useless_wakeups`].
     pub useless_wakeups: usize,
+    /// See [`Stats::latch_wakeups`].
+    pub latch_wakeups: usize,
 }
 
 impl Stats {
@@ -152,6 +157,7 @@ impl Stats {
             sleeps: self.sleeps.load(Ordering::SeqCst),
             wakeups: self.wakeups.load(Ordering::SeqCst),
             useless_wakeups: self.useless_wakeups.load(Ordering::SeqCst),
+            latch_wakeups: self.latch_wakeups.load(Ordering::SeqCst),
         }
     }
 }
