@@ -9,10 +9,18 @@
 //! run time. One build therefore serves every mutant, which keeps the mutant
 //! run (`ci/mutants`) to one compilation per checker.
 //!
+//! By hand, one mutant against the loom test that kills it (listed, for
+//! every mutant and checker, in `ci/mutants.d/<checker>.tsv`):
+//!
 //! ```text
-//! RUSTFLAGS="--cfg loom --cfg drowse_mutants" DROWSE_MUTANT=no_inject_fence \
-//!     cargo test --release -p drowse-loom-tests --test injected_jobs
+//! RUSTFLAGS="--cfg loom --cfg drowse_mutants" CARGO_TARGET_DIR=target/loom-mutants \
+//!     DROWSE_MUTANT=no_inject_fence cargo test --release -p drowse-loom-tests \
+//!     --test p1_injected_jobs -- --exact injected_jobs_beside_blocked_worker_2w --nocapture
 //! ```
+//!
+//! The same command with `RUSTFLAGS="--cfg loom"` (and without
+//! `DROWSE_MUTANT`) passes. `docs/counterexamples/` has what the checkers
+//! printed for each mutant, with the failing schedule explained step by step.
 
 /// One seeded deviation from the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
