@@ -179,6 +179,9 @@ impl Blitz {
             .is_err()
         {
             // LITERAL: not stated; the latch is not UNSET, so do not sleep.
+            // (The yield is only a scheduling point: a latch left SLEEPING
+            // by step 7 brings every later round here.)
+            thread::yield_now();
             return Round::Searched;
         }
         // 2. Lock the worker's mutex.
