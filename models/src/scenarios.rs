@@ -410,7 +410,7 @@ pub fn cross_pool_latch_wakes_owner(config: Config) {
 /// must not go to sleep for good without seeing the job. This holds under
 /// sequential consistency and under C11 while the JEC does not roll over;
 /// with a narrow JEC and three workers the checkers find the schedule the
-/// design accepts (docs/proof.md, lemma 4).
+/// design accepts (docs/proof.md, lemma 5).
 pub fn internal_job_is_found(config: Config) {
     let pool = config.pool();
     let runs = RunCounts::new(1);
