@@ -407,10 +407,11 @@ pub fn cross_pool_latch_wakes_owner(config: Config) {
 
 /// Property 4: a worker pushes a job onto its own deque and then blocks
 /// until that job has run, so only another worker can run it. That worker
-/// must not go to sleep for good without seeing the job. This holds under
-/// sequential consistency and under C11 while the JEC does not roll over;
-/// with a narrow JEC and three workers the checkers find the schedule the
-/// design accepts (docs/proof.md, lemma 5).
+/// must not go to sleep for good without seeing the job. What the protocol
+/// guarantees here, under SC and under C11, with and without JEC rollover,
+/// is stated in docs/proof.md (lemma 5 and property 4); neither checker has
+/// found the overlook the design accepts with this scenario, and the proof
+/// says why.
 pub fn internal_job_is_found(config: Config) {
     let pool = config.pool();
     let runs = RunCounts::new(1);
