@@ -8,68 +8,21 @@
 //! here: `ci/models` runs each in its own process (a loom deadlock aborts
 //! the test binary) and requires it to fail.
 
+#[macro_use]
 mod models_common;
 
-use drowse_models::protocols::harness::{self, ModelConfig};
 use drowse_models::protocols::legacy::LegacySwap as M;
-use models_common::check;
 
-#[test]
-#[ignore = "expected failure (counterexample): run by ci/models"]
-fn stranded_injected() {
-    check::<M>(
-        "stranded_injected",
-        "injected_jobs",
-        ModelConfig::new(2).jobs(1),
-        2,
-        harness::injected_jobs::<M>,
-    );
-}
-
-#[test]
-#[ignore = "expected failure (counterexample): run by ci/models"]
-fn latch_wake() {
-    check::<M>(
-        "latch_wake",
-        "latch_wakes_owner",
-        ModelConfig::new(2),
-        2,
-        harness::latch_wakes_owner::<M>,
-    );
-}
-
-#[test]
-#[ignore = "expected failure (counterexample): run by ci/models"]
-fn internal_job() {
-    check::<M>(
-        "internal_job",
-        "internal_job_is_found",
-        ModelConfig::new(2),
-        2,
-        harness::internal_job_is_found::<M>,
-    );
-}
-
-#[test]
-#[ignore = "expected failure (counterexample): run by ci/models"]
-fn counters() {
-    check::<M>(
-        "counters",
-        "counters_consistent",
-        ModelConfig::new(1).jobs(1),
-        3,
-        harness::counters_consistent::<M>,
-    );
-}
-
-#[test]
-#[ignore = "expected failure (counterexample): run by ci/models"]
-fn termination() {
-    check::<M>(
-        "termination",
-        "termination",
-        ModelConfig::new(2).jobs(1),
-        2,
-        harness::termination::<M>,
-    );
+model_tests! {
+    M;
+    #[ignore = "expected failure (counterexample): run by ci/models"]
+    stranded_injected,
+    #[ignore = "expected failure (counterexample): run by ci/models"]
+    latch_wake,
+    #[ignore = "expected failure (counterexample): run by ci/models"]
+    internal_job,
+    #[ignore = "expected failure (counterexample): run by ci/models"]
+    counters,
+    #[ignore = "expected failure (counterexample): run by ci/models"]
+    termination,
 }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use drowse_loom_tests::Check;
-use drowse_models::protocols::harness::ModelConfig;
+use drowse_models::protocols::harness::{self, ModelConfig};
 use drowse_models::protocols::SleepModel;
 
 /// Explores `scenario` on model `M` at preemption bound `bound` (unless
@@ -23,4 +23,64 @@ pub fn check<M: SleepModel>(
         default_bound: bound,
     };
     check.run(move || scenario(config));
+}
+
+/// The loom check of `property` (named as in `ci/models.d/loom.tsv`) on
+/// model `M`. Every model is checked at the same sizes and bounds, so that
+/// the table compares like with like.
+///
+/// # Panics
+/// When `property` is not one of the five.
+pub fn check_property<M: SleepModel>(property: &'static str) {
+    type Scenario = fn(ModelConfig);
+    let (test, config, bound, scenario): (&'static str, ModelConfig, usize, Scenario) =
+        match property {
+            "stranded_injected" => (
+                "injected_jobs",
+                ModelConfig::new(2).jobs(1),
+                2,
+                harness::injected_jobs::<M>,
+            ),
+            "latch_wake" => (
+                "latch_wakes_owner",
+                ModelConfig::new(2),
+                2,
+                harness::latch_wakes_owner::<M>,
+            ),
+            "internal_job" => (
+                "internal_job_is_found",
+                ModelConfig::new(2),
+                2,
+                harness::internal_job_is_found::<M>,
+            ),
+            "counters" => (
+                "counters_consistent",
+                ModelConfig::new(1).jobs(1),
+                3,
+                harness::counters_consistent::<M>,
+            ),
+            "termination" => (
+                "termination",
+                ModelConfig::new(2).jobs(1),
+                2,
+                harness::termination::<M>,
+            ),
+            other => panic!("no model property called {other:?}"),
+        };
+    check::<M>(property, test, config, bound, scenario);
+}
+
+/// One `#[test]` per listed property of model `$model`, each running
+/// [`check_property`]; attributes written before a property (such as
+/// `#[ignore = "..."]` for an expected failure) go on its test.
+macro_rules! model_tests {
+    ($model:ty; $($(#[$attr:meta])* $property:ident),* $(,)?) => {
+        $(
+            #[test]
+            $(#[$attr])*
+            fn $property() {
+                models_common::check_property::<$model>(stringify!($property));
+            }
+        )*
+    };
 }

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use drowse_models::protocols::harness::{sporadic_injection, ModelConfig};
+use drowse_models::protocols::harness::{self, sporadic_injection, ModelConfig};
 use drowse_models::protocols::SleepModel;
 use drowse_shuttle_tests::{replay, Check, Scheduler};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -47,7 +47,7 @@ pub fn replay_stored<M: SleepModel>(
     test: &'static str,
     config: ModelConfig,
     file: &str,
-    schedule: &'static str,
+    schedule: &str,
     scenario: fn(ModelConfig),
 ) {
     let line = format!(
@@ -108,4 +108,92 @@ pub fn stats<M: SleepModel>(workers: usize, jobs: usize, gap: usize) {
         mean(useless),
         mean(latch)
     );
+}
+
+/// The scenario, its name and its size for `property` (named as in
+/// `ci/models.d/shuttle.tsv`). Every model is checked at the same sizes, so
+/// that the table compares like with like.
+///
+/// # Panics
+/// When `property` is not one of the five.
+fn property_check<M: SleepModel>(property: &str) -> (&'static str, ModelConfig, fn(ModelConfig)) {
+    match property {
+        "stranded_injected" => (
+            "injected_jobs",
+            ModelConfig::new(2).jobs(3),
+            harness::injected_jobs::<M>,
+        ),
+        "latch_wake" => (
+            "latch_wakes_owner",
+            ModelConfig::new(2),
+            harness::latch_wakes_owner::<M>,
+        ),
+        "internal_job" => (
+            "internal_job_is_found",
+            ModelConfig::new(2),
+            harness::internal_job_is_found::<M>,
+        ),
+        "counters" => (
+            "counters_consistent",
+            ModelConfig::new(2).jobs(2),
+            harness::counters_consistent::<M>,
+        ),
+        "termination" => (
+            "termination",
+            ModelConfig::new(2).jobs(2),
+            harness::termination::<M>,
+        ),
+        other => panic!("no model property called {other:?}"),
+    }
+}
+
+/// The shuttle check of `property` on model `M`.
+pub fn check_property<M: SleepModel>(property: &'static str) {
+    let (test, config, scenario) = property_check::<M>(property);
+    check::<M>(property, test, config, scenario);
+}
+
+/// Replays the counterexample stored for `property` on model `M`, in
+/// `shuttle-tests/replays/models/<model>-<property>.txt`.
+pub fn replay_property<M: SleepModel>(property: &'static str) {
+    let (test, config, scenario) = property_check::<M>(property);
+    let file = format!("replays/models/{}-{property}.txt", M::NAME);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file);
+    let schedule = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
+    replay_stored::<M>(
+        property,
+        test,
+        config,
+        &format!("shuttle-tests/{file}"),
+        &schedule,
+        scenario,
+    );
+}
+
+/// One `#[test]` per listed property of model `$model`, running
+/// [`check_property`]; `property / replay_name` also defines `replay_name`,
+/// which replays the stored counterexample ([`replay_property`]).
+/// Attributes written before a property (such as `#[ignore = "..."]` for an
+/// expected failure) go on its test and on its replay.
+macro_rules! model_tests {
+    ($model:ty; $($(#[$attr:meta])* $property:ident $(/ $replay:ident)?),* $(,)?) => {
+        $( model_tests!(@one $model; [$(#[$attr])*] $property $(/ $replay)?); )*
+    };
+    (@one $model:ty; [$($attrs:tt)*] $property:ident) => {
+        #[test]
+        $($attrs)*
+        fn $property() {
+            models_common::check_property::<$model>(stringify!($property));
+        }
+    };
+    (@one $model:ty; [$($attrs:tt)*] $property:ident / $replay:ident) => {
+        model_tests!(@one $model; [$($attrs)*] $property);
+
+        #[test]
+        $($attrs)*
+        fn $replay() {
+            models_common::replay_property::<$model>(stringify!($property));
+        }
+    };
 }
