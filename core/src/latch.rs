@@ -21,7 +21,7 @@
 //! the setter and the owner always act on the newest value.
 
 use crate::mutant::{self, Mutant};
-use crate::registry::Registry;
+use crate::registry::{Registry, WakeInFlight};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::{Arc, Condvar, Mutex};
 use std::fmt;
@@ -195,8 +195,12 @@ impl Latch for SpinLatch<'_> {
         };
         // Keep the owner's pool alive across the wake-up when the owner may
         // drop it the moment it sees SET.
-        let kept_alive = cross_registry.then(|| Arc::clone(registry));
+        let keep_alive = cross_registry && !mutant::is_active(Mutant::CrossLatchNoKeepalive);
+        let kept_alive = keep_alive.then(|| Arc::clone(registry));
         let registry: &Registry = kept_alive.as_deref().unwrap_or(registry);
+        // Debug and checker builds: the registry must not be freed until this
+        // wake-up is done. Declared after `kept_alive`, so dropped before it.
+        let _in_flight = WakeInFlight::begin(registry.address());
         // SAFETY: as above; `core_latch` is a field of the live `*this`.
         if unsafe { CoreLatch::set(&(*this).core_latch) } {
             registry.notify_worker_latch_is_set(target_worker_index);

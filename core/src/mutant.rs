@@ -57,6 +57,9 @@ pub enum Mutant {
     PostDoesNotBumpJec,
     /// A latch set never wakes its owner, whatever the latch state was.
     LatchSetNeverWakes,
+    /// The setter of a cross-pool latch does not keep the owner's registry
+    /// alive while it wakes the owner.
+    CrossLatchNoKeepalive,
 }
 
 impl Mutant {
@@ -74,6 +77,7 @@ impl Mutant {
         Mutant::UnlockedBlockedPrecheck,
         Mutant::PostDoesNotBumpJec,
         Mutant::LatchSetNeverWakes,
+        Mutant::CrossLatchNoKeepalive,
     ];
 
     /// The name `DROWSE_MUTANT` selects this mutant by.
@@ -91,6 +95,7 @@ impl Mutant {
             Mutant::UnlockedBlockedPrecheck => "unlocked_blocked_precheck",
             Mutant::PostDoesNotBumpJec => "post_does_not_bump_jec",
             Mutant::LatchSetNeverWakes => "latch_set_never_wakes",
+            Mutant::CrossLatchNoKeepalive => "cross_latch_no_keepalive",
         }
     }
 

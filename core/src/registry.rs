@@ -14,6 +14,10 @@ use std::fmt;
 use std::mem;
 use std::ptr;
 
+mod wakes_in_flight;
+
+pub(crate) use wakes_in_flight::WakeInFlight;
+
 pub(crate) struct Registry {
     thread_infos: Vec<ThreadInfo>,
     sleep: Sleep,
@@ -107,6 +111,11 @@ impl Registry {
 
     pub(crate) fn num_threads(&self) -> usize {
         self.thread_infos.len()
+    }
+
+    /// Where this registry lives; only compared, never read through.
+    pub(crate) fn address(&self) -> usize {
+        self as *const Registry as usize
     }
 
     fn is_same(&self, other: &Registry) -> bool {
@@ -266,6 +275,12 @@ impl Registry {
 
     pub(crate) fn sleep_snapshot(&self) -> SleepSnapshot {
         self.sleep.snapshot()
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        wakes_in_flight::assert_none_in_flight(self.address());
     }
 }
 

@@ -6,7 +6,8 @@
 
 use drowse_loom_tests::Check;
 use drowse_models::{
-    cross_pool_latch_wakes_owner, join_latch_wakes_owner, scope_latch_wakes_owner, Config,
+    cross_pool_latch_outlives_owner_pool, cross_pool_latch_wakes_owner, join_latch_wakes_owner,
+    scope_latch_wakes_owner, Config,
 };
 
 /// `SpinLatch`: both halves wait for each other to start, so the second half
@@ -36,4 +37,15 @@ fn cross_pool_latch_wakes_owner_1w() {
     Check::new("2", "cross_pool_latch_wakes_owner", config)
         .bound(3)
         .run(move || cross_pool_latch_wakes_owner(config));
+}
+
+/// The outer pool ends, and frees its registry, while the inner worker that
+/// set the cross-pool latch is still on its way to wake the owner: the
+/// setter must have kept that registry alive.
+#[test]
+fn cross_pool_latch_outlives_owner_pool_1w() {
+    let config = Config::new(1);
+    Check::new("2", "cross_pool_latch_outlives_owner_pool", config)
+        .bound(2)
+        .run(move || cross_pool_latch_outlives_owner_pool(config));
 }

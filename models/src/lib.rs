@@ -12,7 +12,9 @@
 //! 1. injected jobs are never stranded: [`injected_jobs`], [`install_from_outside`],
 //!    [`injected_jobs_beside_blocked_worker`];
 //! 2. latch sets wake their owner: [`join_latch_wakes_owner`],
-//!    [`scope_latch_wakes_owner`], [`cross_pool_latch_wakes_owner`];
+//!    [`scope_latch_wakes_owner`], [`cross_pool_latch_wakes_owner`], and the
+//!    setter of a cross-pool latch keeps the owner's pool alive while it
+//!    wakes it: [`cross_pool_latch_outlives_owner_pool`];
 //! 3. the fences carry property 1 through JEC rollover: [`injected_jobs`]
 //!    and [`injected_jobs_beside_blocked_worker`] with a narrow JEC;
 //! 4. internal jobs: [`internal_job_is_found`];

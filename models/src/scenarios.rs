@@ -405,6 +405,61 @@ pub fn cross_pool_latch_wakes_owner(config: Config) {
     shutdown_at_rest(outer);
 }
 
+/// Property 2 (the setter of a cross-pool latch keeps the owner's pool
+/// alive): a worker of the outer pool, inside a spawned job, installs a job
+/// into the inner pool and waits on a cross-pool latch. The inner job holds
+/// back until the outer worker is asleep on that latch, then posts a job
+/// back to the outer pool and returns, so its latch is set. The post wakes
+/// the owner, which may then see the latch set while the inner worker is
+/// between setting it and waking the owner; the owner finishes, and the
+/// outer pool is shut down and freed, while the inner worker is still on
+/// its way to the wake-up. The setter must keep the outer registry alive
+/// until then: in debug and checker builds a registry that is freed while a
+/// wake-up through it is in flight panics. The outer pool has one worker.
+pub fn cross_pool_latch_outlives_owner_pool(config: Config) {
+    let outer = Arc::new(
+        Config {
+            workers: 1,
+            ..config
+        }
+        .pool(),
+    );
+    let inner = Arc::new(config.pool());
+    let inner_started = Arc::new(Countdown::default());
+    let owner_asleep = Arc::new(Countdown::default());
+    let installed = Arc::new(Countdown::default());
+    {
+        let (outer_in_job, inner_in_job) = (Arc::clone(&outer), Arc::clone(&inner));
+        let (inner_started, owner_asleep) = (Arc::clone(&inner_started), Arc::clone(&owner_asleep));
+        let installed = Arc::clone(&installed);
+        outer.spawn(move || {
+            inner_in_job.install(move || {
+                inner_started.tick();
+                owner_asleep.wait_for(1);
+                outer_in_job.spawn(|| ());
+            });
+            installed.tick();
+        });
+    }
+    // The owner injected the inner job before it started, and cannot leave
+    // its wait before the inner job returns: a blocked outer worker now is
+    // the owner asleep on the cross-pool latch.
+    inner_started.wait_for(1);
+    while outer.sleep_snapshot().blocked_threads == 0 {
+        thread::yield_now();
+    }
+    owner_asleep.tick();
+    installed.wait_for(1);
+    let outer = Arc::try_unwrap(outer)
+        .unwrap_or_else(|_| unreachable!("the inner job has dropped its handle"));
+    // Joins the outer worker; the outer registry is freed here unless the
+    // inner worker still holds it.
+    shutdown_at_rest(outer);
+    let inner = Arc::try_unwrap(inner)
+        .unwrap_or_else(|_| unreachable!("the outer pool's jobs have been dropped"));
+    shutdown_at_rest(inner);
+}
+
 /// Property 4: a worker pushes a job onto its own deque and then blocks
 /// until that job has run, so only another worker can run it. That worker
 /// must not go to sleep for good without seeing the job. What the protocol
@@ -608,6 +663,7 @@ mod test {
             join_latch_wakes_owner(Config::new(2).jobs(2));
             scope_latch_wakes_owner(Config::new(2).jobs(8));
             cross_pool_latch_wakes_owner(Config::new(1));
+            cross_pool_latch_outlives_owner_pool(Config::new(1));
             internal_job_is_found(Config::new(2));
             snapshots_while_running(Config::new(2).jobs(3));
             shutdown_while_busy(Config::new(3).jobs(5));

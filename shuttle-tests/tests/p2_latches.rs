@@ -5,7 +5,8 @@
 //! a deadlock.
 
 use drowse_models::{
-    cross_pool_latch_wakes_owner, join_latch_wakes_owner, scope_latch_wakes_owner, Config,
+    cross_pool_latch_outlives_owner_pool, cross_pool_latch_wakes_owner, join_latch_wakes_owner,
+    scope_latch_wakes_owner, Config,
 };
 use drowse_shuttle_tests::Check;
 
@@ -91,4 +92,17 @@ fn cross_pool_latch_wakes_owner_2w_random() {
         .random()
         .iterations(10000)
         .run(move || cross_pool_latch_wakes_owner(config));
+}
+
+/// The outer pool ends, and frees its registry, while the inner worker that
+/// set the cross-pool latch is still on its way to wake the owner: the
+/// setter must have kept that registry alive. PCT, because the window needs
+/// the inner worker to stall for the whole shutdown of the outer pool.
+#[test]
+fn cross_pool_latch_outlives_owner_pool_1w_pct() {
+    let config = Config::new(1);
+    Check::new("2", "cross_pool_latch_outlives_owner_pool", config)
+        .pct(3)
+        .iterations(20000)
+        .run(move || cross_pool_latch_outlives_owner_pool(config));
 }

@@ -20,8 +20,8 @@
 //! scheduling point, rerun the killing test and update the string.
 
 use drowse_models::{
-    cross_pool_latch_wakes_owner, install_from_outside, internal_job_is_found,
-    scope_latch_wakes_owner, Config,
+    cross_pool_latch_outlives_owner_pool, cross_pool_latch_wakes_owner, install_from_outside,
+    internal_job_is_found, scope_latch_wakes_owner, Config,
 };
 use drowse_shuttle_tests::{replay, scenarios};
 
@@ -165,6 +165,21 @@ fn replay_unlocked_blocked_precheck() {
         "
      91024bf5ebece697bbc79438004442a4200114281180208a242992142989a228800008421209
      0a2401
+        ",
+    );
+}
+
+/// `cross_latch_no_keepalive`, found by `p2_latches::cross_pool_latch_outlives_owner_pool_1w_pct` after 3891 executions (seed 15399479191812819705).
+#[test]
+#[ignore = "fails by design under DROWSE_MUTANT=cross_latch_no_keepalive"]
+fn replay_cross_latch_no_keepalive() {
+    require_mutant("cross_latch_no_keepalive");
+    let config = Config::new(1);
+    replay(
+        move || cross_pool_latch_outlives_owner_pool(config),
+        "
+     9102a50188d1e0c79c9b89a51080244912000000009224494992244992244992489224491000
+     00909224010020491220499204000048902449922449129024491220009224499224090000
         ",
     );
 }
