@@ -464,9 +464,9 @@ pub fn cross_pool_latch_outlives_owner_pool(config: Config) {
 /// until that job has run, so only another worker can run it. That worker
 /// must not go to sleep for good without seeing the job. What the protocol
 /// guarantees here, under SC and under C11, with and without JEC rollover,
-/// is stated in docs/proof.md (lemma 5 and property 4); neither checker has
-/// found the overlook the design accepts with this scenario, and the proof
-/// says why.
+/// is stated in docs/proof.md (lemma 5 and property 4). Neither checker
+/// finds the overlook the design accepts with this scenario (the proof says
+/// why); loom finds it with [`internal_job_overlooked_after_own_push_pop`].
 pub fn internal_job_is_found(config: Config) {
     let pool = config.pool();
     let runs = RunCounts::new(1);
@@ -479,6 +479,33 @@ pub fn internal_job_is_found(config: Config) {
             });
             // Block this worker (not by stealing: by the facade condvar) so
             // the child can only run elsewhere.
+            child_ran.wait_for(1);
+        })
+    });
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
+/// Property 4, the overlook the design accepts (proof, lemma 5 (iii)): as
+/// [`internal_job_is_found`], but before it spawns the child the installed
+/// job pushes a job of its own and takes it back (a `join` whose halves it
+/// runs itself, unless the other worker steals one). That leaves an "empty"
+/// store on its deque between the first search of the other worker and the
+/// child's push, which under C11 a later search of the other worker may
+/// still read, and the child's post need not write the counters. Expected
+/// to fail under loom (the other worker sleeps for good and the pushing
+/// worker waits for the child forever); under SC (shuttle) it must pass.
+pub fn internal_job_overlooked_after_own_push_pop(config: Config) {
+    let pool = config.pool();
+    let runs = RunCounts::new(1);
+    let child_ran = Countdown::default();
+    pool.install(|| {
+        drowse::join(|| (), || ());
+        drowse::scope(|scope| {
+            scope.spawn(|_| {
+                runs.ran(0);
+                child_ran.tick();
+            });
             child_ran.wait_for(1);
         })
     });

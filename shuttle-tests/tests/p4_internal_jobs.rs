@@ -12,7 +12,7 @@
 //! after the post, and the announcing worker searches once more before it
 //! may sleep, so it sees the job.
 
-use drowse_models::{internal_job_is_found, Config};
+use drowse_models::{internal_job_is_found, internal_job_overlooked_after_own_push_pop, Config};
 use drowse_shuttle_tests::Check;
 
 #[test]
@@ -58,6 +58,28 @@ fn internal_job_is_found_4w_random() {
         .random()
         .iterations(10000)
         .run(move || internal_job_is_found(config));
+}
+
+/// The scenario in which loom, under C11, finds the overlook the design
+/// accepts (`loom-tests/tests/p4_internal_jobs.rs`, lemma 5 (iii)). Under
+/// SC the same scenario must pass: lemma 5 (ii) says no internal job is
+/// stranded, and this checks it on the schedule shape that C11 breaks.
+#[test]
+fn internal_job_overlooked_after_own_push_pop_2w_pct() {
+    let config = Config::new(2);
+    Check::new("4", "internal_job_overlooked_after_own_push_pop", config)
+        .pct(3)
+        .iterations(20000)
+        .run(move || internal_job_overlooked_after_own_push_pop(config));
+}
+
+#[test]
+fn internal_job_overlooked_after_own_push_pop_2w_random() {
+    let config = Config::new(2);
+    Check::new("4", "internal_job_overlooked_after_own_push_pop", config)
+        .random()
+        .iterations(20000)
+        .run(move || internal_job_overlooked_after_own_push_pop(config));
 }
 
 /// The rollover search: a 1- or 2-bit JEC, 2 to 4 workers, PCT of depths 2

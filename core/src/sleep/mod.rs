@@ -309,8 +309,8 @@ impl Sleep {
     }
 
     /// `num_jobs` jobs were pushed onto a worker's own deque. No fence: the
-    /// design accepts that a sleepy thread may overlook such a job when the
-    /// JEC rolls over, because the pushing worker is awake and will run it.
+    /// design accepts that a sleepy thread may overlook such a job (on a JEC
+    /// rollover, or under C11 when the post writes nothing): its pusher is awake.
     #[inline]
     pub(crate) fn new_internal_jobs(&self, num_jobs: u32, queue_was_empty: bool) {
         self.new_jobs(num_jobs, queue_was_empty)

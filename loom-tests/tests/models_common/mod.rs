@@ -19,7 +19,7 @@ pub fn check<M: SleepModel>(
     let check = Check {
         property,
         test,
-        config: format!("model={},{config}", M::NAME),
+        config: format!("model={},{}", M::NAME, M::effective_config(config)),
         default_bound: bound,
     };
     check.run(move || scenario(config));

@@ -103,6 +103,13 @@ pub trait SleepModel: Send + Sync + Sized + 'static {
     /// (the RFC variant judges idleness by exactly this).
     fn new_internal_jobs(&self, pusher: usize, jobs: u32, queue_was_empty: bool);
 
+    /// The configuration this model actually runs a scenario with, for
+    /// result lines: a model that fixes a parameter (the JEC width of
+    /// `production-jec1`) says so here. The default changes nothing.
+    fn effective_config(config: harness::ModelConfig) -> harness::ModelConfig {
+        config
+    }
+
     /// A consistent view of the model's counters, for models that have the
     /// production protocol's sleeping / inactive counts (taken so that
     /// [`SleepSnapshot::check`] must pass in a correct protocol). `None`

@@ -2,28 +2,56 @@
 //! `core/src/sleep/` and `core/src/latch.rs`, reached through
 //! `drowse::model_api` (thin wrappers, no copy).
 
+use super::harness::ModelConfig;
 use super::{QueueView, Round, SleepModel};
 use drowse::model_api::{ModelIdle, ModelLatch, ModelSleep};
 use drowse::{JecWidth, SleepSnapshot};
 use std::cell::Cell;
 
-/// Drowse's own protocol (rayon-core 1.13's).
+/// Drowse's own protocol (rayon-core 1.13's), with a JEC of `JEC_BITS`
+/// bits, or of the width the scenario asks for when `JEC_BITS` is 0.
 #[derive(Debug)]
-pub struct Production {
+pub struct ProductionWith<const JEC_BITS: u32> {
     sleep: ModelSleep,
 }
 
-impl SleepModel for Production {
-    const NAME: &'static str = "production";
+/// The production protocol as it ships (full-width JEC).
+pub type Production = ProductionWith<0>;
+
+/// The production protocol with a one-bit JEC, so that the counter rolls
+/// over on every second bump: the same five properties must hold (the
+/// fences and the final look carry injected jobs; see `docs/proof.md`).
+pub type ProductionJec1 = ProductionWith<1>;
+
+impl<const JEC_BITS: u32> SleepModel for ProductionWith<JEC_BITS> {
+    const NAME: &'static str = match JEC_BITS {
+        0 => "production",
+        1 => "production-jec1",
+        2 => "production-jec2",
+        _ => "production-narrow-jec",
+    };
     type Idle = ModelIdle;
     type Latch = ModelLatch;
 
+    fn effective_config(config: ModelConfig) -> ModelConfig {
+        if JEC_BITS == 0 {
+            config
+        } else {
+            config.jec_bits(JEC_BITS)
+        }
+    }
+
     fn new(workers: usize, jec_bits: Option<u32>) -> Self {
+        let jec_bits = if JEC_BITS == 0 {
+            jec_bits
+        } else {
+            Some(JEC_BITS)
+        };
         let width = match jec_bits {
             Some(bits) => JecWidth::new(bits).expect("a valid JEC width"),
             None => JecWidth::FULL,
         };
-        Production {
+        ProductionWith {
             sleep: ModelSleep::new(workers, width),
         }
     }

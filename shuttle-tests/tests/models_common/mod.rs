@@ -33,7 +33,7 @@ pub fn check<M: SleepModel>(
         } else {
             Scheduler::pct(DEPTH)
         },
-        config: format!("model={},{config}", M::NAME),
+        config: format!("model={},{}", M::NAME, M::effective_config(config)),
         default_iterations: ITERATIONS,
     };
     check.run(move || scenario(config));
@@ -51,8 +51,9 @@ pub fn replay_stored<M: SleepModel>(
     scenario: fn(ModelConfig),
 ) {
     let line = format!(
-        "property={property} test={test} checker=shuttle scheduler=replay config=model={},{config} replay={file}",
-        M::NAME
+        "property={property} test={test} checker=shuttle scheduler=replay config=model={},{} replay={file}",
+        M::NAME,
+        M::effective_config(config)
     );
     assert!(
         !schedule.trim().is_empty(),
@@ -79,7 +80,11 @@ pub fn stats<M: SleepModel>(workers: usize, jobs: usize, gap: usize) {
         property: "stats",
         test: "sporadic_injection",
         scheduler: Scheduler::Random,
-        config: format!("model={},{config},gap={gap}", M::NAME),
+        config: format!(
+            "model={},{},gap={gap}",
+            M::NAME,
+            M::effective_config(config)
+        ),
         default_iterations: 300,
     };
     let executions = check.run(move || {
