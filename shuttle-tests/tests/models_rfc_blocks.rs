@@ -1,7 +1,8 @@
 #![cfg(shuttle)]
-//! The `rfc-blocks` model (seed 004, `models/src/protocols/rfc.rs`) on the
-//! protocol-model harness, under shuttle: one test per property
-//! (`ci/models` runs each in its own process and prints the table).
+//! The `rfc-blocks` model (seed 004; `models/src/protocols/rfc.rs` says what
+//! it takes from the seed) on the protocol-model harness, under
+//! shuttle: one test per property (`ci/models` runs each in its own
+//! process and prints the table).
 //!
 //! Expected failures (counterexamples, see `docs/models/rfc.md`) are
 //! ignored here: `ci/models` runs them and requires them to fail. Each has

@@ -72,7 +72,7 @@
 //!   awake worker is 2^0), which would cancel the decision to wake.
 
 use super::{QueueView, Round, SleepModel};
-use drowse::sync::atomic::{AtomicU64, Ordering};
+use drowse::sync::atomic::{fence, AtomicU64, Ordering};
 use drowse::sync::{thread, Condvar, Mutex, IS_CHECKER};
 use drowse::SleepSnapshot;
 
@@ -115,18 +115,25 @@ pub enum Pushed {
 /// The RFC's protocol; `LOCAL_QUEUE` and `BLOCKS` switch on the two
 /// alternatives (see the module documentation).
 #[derive(Debug)]
-pub struct RfcModel<const LOCAL_QUEUE: bool, const BLOCKS: bool> {
+pub struct RfcModel<const LOCAL_QUEUE: bool, const BLOCKS: bool, const FINAL_LOOK: bool> {
     /// Sleeping threads (bits 0-31) and idle threads (bits 32-63).
     counters: AtomicU64,
     workers: Vec<WorkerSleepState>,
 }
 
 /// The RFC's body, neither alternative.
-pub type Rfc = RfcModel<false, false>;
+pub type Rfc = RfcModel<false, false, false>;
 /// Idle threads judged by the pusher's own deque (internal jobs only).
-pub type RfcLocalQueue = RfcModel<true, false>;
+pub type RfcLocalQueue = RfcModel<true, false, false>;
 /// Wake blocks of threads up to the next power of two.
-pub type RfcBlocks = RfcModel<false, true>;
+pub type RfcBlocks = RfcModel<false, true, false>;
+/// [`Rfc`] with the final look (not in the seed; see the module
+/// documentation).
+pub type RfcFinalLook = RfcModel<false, false, true>;
+/// [`RfcLocalQueue`] with the final look.
+pub type RfcLocalQueueFinalLook = RfcModel<true, false, true>;
+/// [`RfcBlocks`] with the final look.
+pub type RfcBlocksFinalLook = RfcModel<false, true, true>;
 
 /// The RFC's `WorkerSleepState`.
 #[derive(Debug, Default)]
@@ -148,12 +155,16 @@ pub struct RfcLatch {
     state: AtomicU64,
 }
 
-const fn model_name(local_queue: bool, blocks: bool) -> &'static str {
-    match (local_queue, blocks) {
-        (false, false) => "rfc",
-        (true, false) => "rfc-local-queue",
-        (false, true) => "rfc-blocks",
-        (true, true) => "rfc-local-queue-blocks",
+const fn model_name(local_queue: bool, blocks: bool, final_look: bool) -> &'static str {
+    match (local_queue, blocks, final_look) {
+        (false, false, false) => "rfc",
+        (true, false, false) => "rfc-local-queue",
+        (false, true, false) => "rfc-blocks",
+        (true, true, false) => "rfc-local-queue-blocks",
+        (false, false, true) => "rfc-final-look",
+        (true, false, true) => "rfc-local-queue-final-look",
+        (false, true, true) => "rfc-blocks-final-look",
+        (true, true, true) => "rfc-local-queue-blocks-final-look",
     }
 }
 
@@ -189,8 +200,15 @@ pub fn sleepers_to_wake(
     (target - active).min(sleepers)
 }
 
-impl<const LOCAL_QUEUE: bool, const BLOCKS: bool> RfcModel<LOCAL_QUEUE, BLOCKS> {
+impl<const LOCAL_QUEUE: bool, const BLOCKS: bool, const FINAL_LOOK: bool>
+    RfcModel<LOCAL_QUEUE, BLOCKS, FINAL_LOOK>
+{
     fn new_jobs(&self, jobs: u32, pushed: Pushed) {
+        if FINAL_LOOK {
+            // Not in the seed: orders the push before the read of the
+            // counters (the other half is in `sleep`).
+            fence(Ordering::SeqCst);
+        }
         let word = self.counters.load(Ordering::SeqCst);
         let count = sleepers_to_wake(LOCAL_QUEUE, BLOCKS, self.workers.len(), word, jobs, pushed);
         self.wake_sleepers(count);
@@ -213,7 +231,7 @@ impl<const LOCAL_QUEUE: bool, const BLOCKS: bool> RfcModel<LOCAL_QUEUE, BLOCKS> 
     }
 
     /// Appendix A's sleep operation, for the worker that owns `idle`.
-    fn sleep(&self, idle: &mut RfcIdle, latch: &RfcLatch) -> Round {
+    fn sleep(&self, idle: &mut RfcIdle, latch: &RfcLatch, queues: &dyn QueueView) -> Round {
         // Latch UNSET -> SLEEPY; failing means it was set.
         if latch
             .state
@@ -236,6 +254,25 @@ impl<const LOCAL_QUEUE: bool, const BLOCKS: bool> RfcModel<LOCAL_QUEUE, BLOCKS> 
         // LITERAL: the sleeping count goes up with the flag, under the lock.
         *is_sleeping = true;
         self.counters.fetch_add(SLEEPING_ONE, Ordering::SeqCst);
+        if FINAL_LOOK {
+            // Not in the seed: once counted as sleeping, look at every queue
+            // once more; a job found there means a poster may have judged
+            // this worker an awake idle thread and woken nobody.
+            fence(Ordering::SeqCst);
+            if queues.has_any_jobs() {
+                *is_sleeping = false;
+                self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+                drop(is_sleeping);
+                let _ = latch.state.compare_exchange(
+                    SLEEPING,
+                    UNSET,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                );
+                idle.rounds = 0;
+                return Round::Searched;
+            }
+        }
         // One wait, no loop: whatever woke us, the worker loop decides.
         let mut is_sleeping = state.condvar.wait(is_sleeping).unwrap();
         // LITERAL: and down with the flag, under the lock, on waking.
@@ -252,8 +289,10 @@ impl<const LOCAL_QUEUE: bool, const BLOCKS: bool> RfcModel<LOCAL_QUEUE, BLOCKS> 
     }
 }
 
-impl<const LOCAL_QUEUE: bool, const BLOCKS: bool> SleepModel for RfcModel<LOCAL_QUEUE, BLOCKS> {
-    const NAME: &'static str = model_name(LOCAL_QUEUE, BLOCKS);
+impl<const LOCAL_QUEUE: bool, const BLOCKS: bool, const FINAL_LOOK: bool> SleepModel
+    for RfcModel<LOCAL_QUEUE, BLOCKS, FINAL_LOOK>
+{
+    const NAME: &'static str = model_name(LOCAL_QUEUE, BLOCKS, FINAL_LOOK);
     type Idle = RfcIdle;
     type Latch = RfcLatch;
 
@@ -294,18 +333,13 @@ impl<const LOCAL_QUEUE: bool, const BLOCKS: bool> SleepModel for RfcModel<LOCAL_
         self.counters.fetch_sub(IDLE_ONE, Ordering::SeqCst);
     }
 
-    fn no_work_found(
-        &self,
-        idle: &mut RfcIdle,
-        latch: &RfcLatch,
-        _queues: &dyn QueueView,
-    ) -> Round {
+    fn no_work_found(&self, idle: &mut RfcIdle, latch: &RfcLatch, queues: &dyn QueueView) -> Round {
         if idle.rounds < SEARCH_ROUNDS {
             idle.rounds += 1;
             thread::yield_now();
             return Round::Searched;
         }
-        let round = self.sleep(idle, latch);
+        let round = self.sleep(idle, latch, queues);
         if round == Round::Searched {
             // The latch was set: the harness's next probe ends the search.
             thread::yield_now();
@@ -361,6 +395,9 @@ mod tests {
         assert_eq!(Rfc::NAME, "rfc");
         assert_eq!(RfcLocalQueue::NAME, "rfc-local-queue");
         assert_eq!(RfcBlocks::NAME, "rfc-blocks");
+        assert_eq!(RfcFinalLook::NAME, "rfc-final-look");
+        assert_eq!(RfcLocalQueueFinalLook::NAME, "rfc-local-queue-final-look");
+        assert_eq!(RfcBlocksFinalLook::NAME, "rfc-blocks-final-look");
     }
 
     /// The case of finding R2: the pusher is busy, the only other worker is
