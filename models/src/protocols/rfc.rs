@@ -12,6 +12,18 @@
 //!   sleepers, enough to bring the number of awake threads up to a power of
 //!   two.
 //!
+//! A third parameter adds something the seed does not have, the *final
+//! look*: after counting itself as sleeping (under its lock), the worker
+//! issues a `SeqCst` fence and looks at every queue once more, and gives up
+//! sleeping if it sees a job; posters issue a `SeqCst` fence between their
+//! push and their read of the counters. [`RfcFinalLook`],
+//! [`RfcLocalQueueFinalLook`] and [`RfcBlocksFinalLook`] are the three
+//! models above with it. They exist to separate the findings: the race the
+//! RFC accepts in its body (R1 in `docs/models/rfc.md`) strands jobs in
+//! every literal model, which hides what each alternative does on its own,
+//! and it deadlocks the statistics workload. With the final look, what
+//! still fails is the alternative's own doing.
+//!
 //! What is taken from the seed's body:
 //!
 //! - Two counts packed into one 64-bit atomic: idle threads (in the
@@ -297,6 +309,7 @@ impl<const LOCAL_QUEUE: bool, const BLOCKS: bool, const FINAL_LOOK: bool> SleepM
     type Idle = RfcIdle;
     type Latch = RfcLatch;
 
+    /// `jec_bits` is ignored: the RFC has no jobs event counter.
     fn new(workers: usize, _jec_bits: Option<u32>) -> Self {
         RfcModel {
             counters: AtomicU64::new(0),
