@@ -126,7 +126,11 @@ pub enum Pushed {
 }
 
 /// The RFC's protocol; `LOCAL_QUEUE` and `BLOCKS` switch on the two
-/// alternatives (see the module documentation).
+/// alternatives, `FINAL_LOOK` adds the final look (see the module
+/// documentation).
+///
+/// LITERAL: the RFC gives no memory orderings; every operation on the
+/// counters and on latches is `SeqCst`, and only the final look adds fences.
 #[derive(Debug)]
 pub struct RfcModel<const LOCAL_QUEUE: bool, const BLOCKS: bool, const FINAL_LOOK: bool> {
     /// Sleeping threads (bits 0-31) and idle threads (bits 32-63).
@@ -194,6 +198,8 @@ pub fn sleepers_to_wake(
 ) -> usize {
     let sleepers = sleeping(word);
     let enough_idle = match pushed {
+        // LITERAL: an empty deque means "enough idle threads", a non-empty
+        // one "not enough", whatever the counts say.
         Pushed::Internal { queue_was_empty } if local_queue => queue_was_empty,
         // LITERAL: injected jobs keep the counter rule under the local-queue
         // alternative ("this check only works from worker threads").
