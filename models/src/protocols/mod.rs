@@ -11,6 +11,7 @@ pub mod blitz;
 pub mod harness;
 pub mod legacy;
 pub mod production;
+pub mod rfc;
 
 use drowse::sync::atomic::{AtomicUsize, Ordering};
 use drowse::SleepSnapshot;
