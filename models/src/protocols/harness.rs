@@ -389,8 +389,26 @@ pub fn termination<M: SleepModel>(config: ModelConfig) {
 /// The shuttle workload of the wake statistics: `config.jobs` jobs
 /// injected one at a time into the pool, with the injecting thread yielding
 /// `gap` times between two jobs so that workers have time to fall asleep.
-/// Returns the statistics of this execution.
+/// Returns the statistics of this execution. It is [`sporadic_forks`]
+/// without children.
 pub fn sporadic_injection<M: SleepModel>(config: ModelConfig, gap: usize) -> StatsSnapshot {
+    sporadic_forks::<M>(config, 0, gap)
+}
+
+/// The statistics workload with internal jobs: as [`sporadic_injection`],
+/// but each injected parent pushes `children` children onto its own deque,
+/// one push each (the first onto an empty deque, the next onto a non-empty
+/// one), and returns without waiting for them, so its own worker or a thief
+/// runs them. Nothing waits on a child, so a model that leaves a child
+/// where a sleeper could have taken it still finishes (its worker pops it).
+/// This is the workload in which rules about internal jobs (the RFC's
+/// local-queue judgement) act at all. Returns the statistics of this
+/// execution.
+pub fn sporadic_forks<M: SleepModel>(
+    config: ModelConfig,
+    children: usize,
+    gap: usize,
+) -> StatsSnapshot {
     let running = Pool::<M>::start(config, |_| false);
     let done = Arc::new(Countdown::default());
     for job in 0..config.jobs {
@@ -400,8 +418,14 @@ pub fn sporadic_injection<M: SleepModel>(config: ModelConfig, gap: usize) -> Sta
             }
         }
         let done = Arc::clone(&done);
-        running.pool.inject(Box::new(move |_| done.tick()));
+        running.pool.inject(Box::new(move |ctx| {
+            for _ in 0..children {
+                let done = Arc::clone(&done);
+                ctx.push(Box::new(move |_| done.tick()));
+            }
+            done.tick();
+        }));
     }
-    done.wait_for(config.jobs);
+    done.wait_for(config.jobs * (children + 1));
     running.terminate()
 }

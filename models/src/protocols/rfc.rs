@@ -83,10 +83,9 @@
 //!   wake nobody whenever the awake count is already a power of two (one
 //!   awake worker is 2^0), which would cancel the decision to wake.
 
-use super::harness::{Countdown, ModelConfig, Pool};
-use super::{QueueView, Round, SleepModel, StatsSnapshot};
+use super::{QueueView, Round, SleepModel};
 use drowse::sync::atomic::{fence, AtomicU64, Ordering};
-use drowse::sync::{thread, Arc, Condvar, Mutex, IS_CHECKER};
+use drowse::sync::{thread, Condvar, Mutex, IS_CHECKER};
 use drowse::SleepSnapshot;
 
 /// Fruitless search rounds before a worker sleeps (the RFC's N, "determined
@@ -393,41 +392,6 @@ impl<const LOCAL_QUEUE: bool, const BLOCKS: bool, const FINAL_LOOK: bool> SleepM
             sleeps_abandoned: 0,
         })
     }
-}
-
-/// A second statistics workload, for the local-queue alternative (the
-/// harness's `sporadic_injection` pushes no internal job, so it cannot tell
-/// [`RfcLocalQueue`] from [`Rfc`]): `config.jobs` parent jobs injected one
-/// at a time, the injecting thread yielding `gap` times between two; each
-/// parent pushes `children` children onto its own deque, one push each, and
-/// returns without waiting for them, so its own worker or a thief runs
-/// them. Nothing waits on a child, so a model that leaves a child where a
-/// sleeper could have taken it still finishes (its worker pops it). Returns
-/// the statistics of this execution.
-pub fn sporadic_forks<M: SleepModel>(
-    config: ModelConfig,
-    children: usize,
-    gap: usize,
-) -> StatsSnapshot {
-    let running = Pool::<M>::start(config, |_| false);
-    let done = Arc::new(Countdown::default());
-    for job in 0..config.jobs {
-        if job > 0 {
-            for _ in 0..gap {
-                thread::yield_now();
-            }
-        }
-        let done = Arc::clone(&done);
-        running.pool.inject(Box::new(move |ctx| {
-            for _ in 0..children {
-                let done = Arc::clone(&done);
-                ctx.push(Box::new(move |_| done.tick()));
-            }
-            done.tick();
-        }));
-    }
-    done.wait_for(config.jobs * (children + 1));
-    running.terminate()
 }
 
 #[cfg(test)]

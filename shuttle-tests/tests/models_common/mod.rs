@@ -1,9 +1,9 @@
-//! Shared by the `models_*` shuttle tests: one check of one protocol model,
+//! Shared by the shuttle tests of `models.rs`: one check of one protocol model,
 //! the replay of a stored counterexample, and the wake statistics.
 
 #![allow(dead_code)]
 
-use drowse_models::protocols::harness::{self, sporadic_injection, ModelConfig};
+use drowse_models::protocols::harness::{self, ModelConfig};
 use drowse_models::protocols::SleepModel;
 use drowse_shuttle_tests::{replay, Check, Scheduler};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -69,26 +69,36 @@ pub fn replay_stored<M: SleepModel>(
     }
 }
 
-/// The statistics workload: `jobs` jobs injected one by one, `gap` yields
-/// apart, into `workers` workers, under shuttle's random scheduler with a
-/// fixed seed. Prints the totals and the means per execution.
-pub fn stats<M: SleepModel>(workers: usize, jobs: usize, gap: usize) {
+/// The statistics workloads under shuttle's random scheduler with a fixed
+/// seed: `jobs` jobs injected one by one, `gap` yields apart, into
+/// `workers` workers, each pushing `children` children onto its own deque
+/// ([`harness::sporadic_forks`]; without children it is
+/// [`harness::sporadic_injection`]). Prints the totals and the means per
+/// execution in a `stats` line, which `ci/models` reads.
+pub fn stats<M: SleepModel>(workers: usize, jobs: usize, children: usize, gap: usize) {
     let config = ModelConfig::new(workers).jobs(jobs);
+    let shown = match children {
+        0 => format!("{},gap={gap}", M::effective_config(config)),
+        _ => format!(
+            "{},children={children},gap={gap}",
+            M::effective_config(config)
+        ),
+    };
     let totals: Arc<[AtomicUsize; 5]> = Arc::new(Default::default());
     let in_body = Arc::clone(&totals);
     let check = Check {
         property: "stats",
-        test: "sporadic_injection",
+        test: if children == 0 {
+            "sporadic_injection"
+        } else {
+            "sporadic_forks"
+        },
         scheduler: Scheduler::Random,
-        config: format!(
-            "model={},{},gap={gap}",
-            M::NAME,
-            M::effective_config(config)
-        ),
+        config: format!("model={},{shown}", M::NAME),
         default_iterations: 300,
     };
     let executions = check.run(move || {
-        let stats = sporadic_injection::<M>(config, gap);
+        let stats = harness::sporadic_forks::<M>(config, children, gap);
         in_body[0].fetch_add(1, Ordering::Relaxed);
         in_body[1].fetch_add(stats.wakeups, Ordering::Relaxed);
         in_body[2].fetch_add(stats.useless_wakeups, Ordering::Relaxed);
@@ -106,7 +116,7 @@ pub fn stats<M: SleepModel>(workers: usize, jobs: usize, gap: usize) {
     assert_eq!(wakeups, sleeps, "every sleep ended in a wake-up");
     let mean = |total: usize| total as f64 / executions as f64;
     println!(
-        "stats model={} config={config},gap={gap} executions={executions} sleeps={sleeps} wakeups={wakeups} useless_wakeups={useless} latch_wakeups={latch} per_execution: sleeps={:.2} wakeups={:.2} useless_wakeups={:.2} latch_wakeups={:.2}",
+        "stats model={} config={shown} executions={executions} sleeps={sleeps} wakeups={wakeups} useless_wakeups={useless} latch_wakeups={latch} per_execution: sleeps={:.2} wakeups={:.2} useless_wakeups={:.2} latch_wakeups={:.2}",
         M::NAME,
         mean(sleeps),
         mean(wakeups),
@@ -176,29 +186,61 @@ pub fn replay_property<M: SleepModel>(property: &'static str) {
     );
 }
 
-/// One `#[test]` per listed property of model `$model`, running
-/// [`check_property`]; `property / replay_name` also defines `replay_name`,
-/// which replays the stored counterexample ([`replay_property`]).
-/// Attributes written before a property (such as `#[ignore = "..."]` for an
-/// expected failure) go on its test and on its replay.
+/// One module of tests for one model: `mod NAME = MODEL; holds [...];
+/// fails [...];`. Each listed name is a property of [`check_property`] or
+/// one of the statistics workloads (`stats_sporadic_4w`: 4 workers, 4 jobs
+/// 20 yields apart; `stats_forks_4w`: the same, each job pushing 2
+/// children). A name under `fails` is an expected failure: its test is
+/// ignored (`ci/models` runs it in its own process and requires it to
+/// fail), and a property under `fails` also gets `replay::NAME`, which
+/// replays the stored counterexample ([`replay_property`]). Test names are
+/// `NAME::property` and `NAME::replay::property`.
 macro_rules! model_tests {
-    ($model:ty; $($(#[$attr:meta])* $property:ident $(/ $replay:ident)?),* $(,)?) => {
-        $( model_tests!(@one $model; [$(#[$attr])*] $property $(/ $replay)?); )*
-    };
-    (@one $model:ty; [$($attrs:tt)*] $property:ident) => {
-        #[test]
-        $($attrs)*
-        fn $property() {
-            models_common::check_property::<$model>(stringify!($property));
+    (
+        $(#[$doc:meta])*
+        mod $module:ident = $model:ty;
+        holds [$($holds:ident),* $(,)?];
+        fails [$($fails:ident),* $(,)?];
+    ) => {
+        $(#[$doc])*
+        mod $module {
+            $( model_tests!(@test $model; [] $holds); )*
+            $( model_tests!(@test $model; [#[ignore = "expected failure (counterexample): run by ci/models"]] $fails); )*
+
+            /// Replays of the stored counterexamples.
+            mod replay {
+                $( model_tests!(@replay $model; $fails); )*
+            }
         }
     };
-    (@one $model:ty; [$($attrs:tt)*] $property:ident / $replay:ident) => {
-        model_tests!(@one $model; [$($attrs)*] $property);
-
+    (@test $model:ty; [$($attr:tt)*] stats_sporadic_4w) => {
         #[test]
-        $($attrs)*
-        fn $replay() {
-            models_common::replay_property::<$model>(stringify!($property));
+        $($attr)*
+        fn stats_sporadic_4w() {
+            crate::models_common::stats::<$model>(4, 4, 0, 20);
+        }
+    };
+    (@test $model:ty; [$($attr:tt)*] stats_forks_4w) => {
+        #[test]
+        $($attr)*
+        fn stats_forks_4w() {
+            crate::models_common::stats::<$model>(4, 4, 2, 20);
+        }
+    };
+    (@test $model:ty; [$($attr:tt)*] $property:ident) => {
+        #[test]
+        $($attr)*
+        fn $property() {
+            crate::models_common::check_property::<$model>(stringify!($property));
+        }
+    };
+    (@replay $model:ty; stats_sporadic_4w) => {};
+    (@replay $model:ty; stats_forks_4w) => {};
+    (@replay $model:ty; $property:ident) => {
+        #[test]
+        #[ignore = "expected failure (counterexample): run by ci/models"]
+        fn $property() {
+            crate::models_common::replay_property::<$model>(stringify!($property));
         }
     };
 }
