@@ -51,22 +51,22 @@ model_tests! {
 model_tests! {
     /// The RFC's protocol (seed 004) as written: finding R1 of `docs/models/rfc.md`.
     mod rfc = drowse_models::protocols::rfc::Rfc;
-    holds [stranded_injected, latch_wake, counters, termination];
-    fails [internal_job, stats_sporadic_4w];
+    holds [latch_wake, termination];
+    fails [stranded_injected, counters, internal_job, stats_sporadic_4w];
 }
 
 model_tests! {
     /// The RFC with the local-queue judgement of idle threads: findings R1 and R2.
     mod rfc_local_queue = drowse_models::protocols::rfc::RfcLocalQueue;
-    holds [stranded_injected, latch_wake, counters, termination];
-    fails [internal_job, stats_sporadic_4w];
+    holds [latch_wake, termination];
+    fails [stranded_injected, counters, internal_job, stats_sporadic_4w];
 }
 
 model_tests! {
     /// The RFC waking blocks of threads up to the next power of two: finding R1 (and R3).
     mod rfc_blocks = drowse_models::protocols::rfc::RfcBlocks;
-    holds [stranded_injected, latch_wake, counters, termination];
-    fails [internal_job, stats_sporadic_4w];
+    holds [latch_wake, termination];
+    fails [stranded_injected, counters, internal_job, stats_sporadic_4w];
 }
 
 model_tests! {
