@@ -21,24 +21,54 @@ pub const DEPTH: usize = 3;
 /// not call a flawed model's row lucky.
 pub const ITERATIONS: usize = 20000;
 
-/// Checks `scenario` on model `M` under PCT; prints the result line
+/// Executions of a model check under PCT (the `pct` list of
+/// `model_tests!`): for findings the random scheduler does not reach.
+pub const PCT_ITERATIONS: usize = 50000;
+
+/// How a model check searches: the shared table's random scheduler (PCT
+/// instead when `DROWSE_MODELS_PCT` is set), or PCT of depth [`DEPTH`] for a
+/// property a model lists under `pct`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// The random scheduler, [`ITERATIONS`] executions.
+    Shared,
+    /// PCT, [`PCT_ITERATIONS`] executions.
+    Pct,
+}
+
+impl Search {
+    /// The suffix of this search's replay files (`<model>-<property><suffix>.txt`).
+    fn replay_suffix(self) -> &'static str {
+        match self {
+            Search::Shared => "",
+            Search::Pct => "-pct",
+        }
+    }
+}
+
+/// Checks `scenario` on model `M`; prints the result line
 /// (`config=model=<name>,...`).
 pub fn check<M: SleepModel>(
     property: &'static str,
     test: &'static str,
     config: ModelConfig,
     scenario: fn(ModelConfig),
+    search: Search,
 ) {
+    let pct = search == Search::Pct || std::env::var("DROWSE_MODELS_PCT").is_ok();
     let check = Check {
         property,
         test,
-        scheduler: if std::env::var("DROWSE_MODELS_PCT").is_err() {
-            Scheduler::Random
-        } else {
+        scheduler: if pct {
             Scheduler::pct(DEPTH)
+        } else {
+            Scheduler::Random
         },
         config: format!("model={},{}", M::NAME, M::effective_config(config)),
-        default_iterations: ITERATIONS,
+        default_iterations: match search {
+            Search::Shared => ITERATIONS,
+            Search::Pct => PCT_ITERATIONS,
+        },
     };
     check.run(move || scenario(config));
 }
@@ -167,16 +197,21 @@ fn property_check<M: SleepModel>(property: &str) -> (&'static str, ModelConfig, 
 }
 
 /// The shuttle check of `property` on model `M`.
-pub fn check_property<M: SleepModel>(property: &'static str) {
+pub fn check_property<M: SleepModel>(property: &'static str, search: Search) {
     let (test, config, scenario) = property_check::<M>(property);
-    check::<M>(property, test, config, scenario);
+    check::<M>(property, test, config, scenario, search);
 }
 
 /// Replays the counterexample stored for `property` on model `M`, in
-/// `shuttle-tests/replays/models/<model>-<property>.txt`.
-pub fn replay_property<M: SleepModel>(property: &'static str) {
+/// `shuttle-tests/replays/models/<model>-<property>.txt` (`...-pct.txt`
+/// for one found by PCT).
+pub fn replay_property<M: SleepModel>(property: &'static str, search: Search) {
     let (test, config, scenario) = property_check::<M>(property);
-    let file = format!("replays/models/{}-{property}.txt", M::NAME);
+    let file = format!(
+        "replays/models/{}-{property}{}.txt",
+        M::NAME,
+        search.replay_suffix()
+    );
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file);
     let schedule = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
@@ -191,20 +226,25 @@ pub fn replay_property<M: SleepModel>(property: &'static str) {
 }
 
 /// One module of tests for one model: `mod NAME = MODEL; holds [...];
-/// fails [...];`. Each listed name is a property of [`check_property`] or
-/// one of the statistics workloads (`stats_sporadic_4w`: 4 workers, 4 jobs
-/// 20 yields apart; `stats_forks_4w`: the same, each job pushing 2
-/// children). A name under `fails` is an expected failure: its test is
-/// ignored (`ci/models` runs it in its own process and requires it to
-/// fail), and a property under `fails` also gets `replay::NAME`, which
-/// replays the stored counterexample ([`replay_property`]). Test names are
-/// `NAME::property` and `NAME::replay::property`.
+/// fails [...];`, optionally followed by `pct [...];`. Each listed name is a
+/// property of [`check_property`] or one of the statistics workloads
+/// (`stats_sporadic_4w`: 4 workers, 4 jobs 20 yields apart;
+/// `stats_forks_4w`: the same, each job pushing 2 children). A name under
+/// `fails` is an expected failure: its test is ignored (`ci/models` runs it
+/// in its own process and requires it to fail), and a property under
+/// `fails` also gets `replay::NAME`, which replays the stored
+/// counterexample ([`replay_property`]). A property under `pct` is an
+/// expected failure found by PCT ([`Search::Pct`]), for a finding the
+/// shared random search does not reach; it gets `pct::NAME` and
+/// `pct::replay::NAME`. Test names are `NAME::property`,
+/// `NAME::replay::property`, `NAME::pct::property`.
 macro_rules! model_tests {
     (
         $(#[$doc:meta])*
         mod $module:ident = $model:ty;
         holds [$($holds:ident),* $(,)?];
         fails [$($fails:ident),* $(,)?];
+        $(pct [$($pct:ident),* $(,)?];)?
     ) => {
         $(#[$doc])*
         mod $module {
@@ -213,8 +253,29 @@ macro_rules! model_tests {
 
             /// Replays of the stored counterexamples.
             mod replay {
-                $( model_tests!(@replay $model; $fails); )*
+                $( model_tests!(@replay $model; Shared; $fails); )*
             }
+
+            $(
+                /// Expected failures found by PCT.
+                mod pct {
+                    $(
+                        #[test]
+                        #[ignore = "expected failure (counterexample): run by ci/models"]
+                        fn $pct() {
+                            crate::models_common::check_property::<$model>(
+                                stringify!($pct),
+                                crate::models_common::Search::Pct,
+                            );
+                        }
+                    )*
+
+                    /// Replays of the stored counterexamples.
+                    mod replay {
+                        $( model_tests!(@replay $model; Pct; $pct); )*
+                    }
+                }
+            )?
         }
     };
     (@test $model:ty; [$($attr:tt)*] stats_sporadic_4w) => {
@@ -235,16 +296,22 @@ macro_rules! model_tests {
         #[test]
         $($attr)*
         fn $property() {
-            crate::models_common::check_property::<$model>(stringify!($property));
+            crate::models_common::check_property::<$model>(
+                stringify!($property),
+                crate::models_common::Search::Shared,
+            );
         }
     };
-    (@replay $model:ty; stats_sporadic_4w) => {};
-    (@replay $model:ty; stats_forks_4w) => {};
-    (@replay $model:ty; $property:ident) => {
+    (@replay $model:ty; $search:ident; stats_sporadic_4w) => {};
+    (@replay $model:ty; $search:ident; stats_forks_4w) => {};
+    (@replay $model:ty; $search:ident; $property:ident) => {
         #[test]
         #[ignore = "expected failure (counterexample): run by ci/models"]
         fn $property() {
-            crate::models_common::replay_property::<$model>(stringify!($property));
+            crate::models_common::replay_property::<$model>(
+                stringify!($property),
+                crate::models_common::Search::$search,
+            );
         }
     };
 }
