@@ -96,15 +96,30 @@
 //!   for *sleeping -> notified*, as the seed states.
 //! - "The wake_lock" and "the lock in its sleep structure" are read as one
 //!   lock per engine, in that engine's sleep structure.
-//! - Polling: `sem_timedwait` is a bounded number of attempts to take the
-//!   semaphore, each followed by a yield (1 in checker builds). On a
-//!   timeout the engine takes its wake lock: if it is still *sleeping* it
-//!   moves itself to *working* ("from the sleeping to working states
-//!   itself") and decrements the idle count; if it was notified meanwhile,
-//!   the notifier has posted, so it takes the post. Then it searches again
-//!   (working -> idle -> stealing -> sleeping, as after any work). A timed
-//!   wait that timed out counts as [`Round::Slept`]: the engine blocked for
-//!   the timeout in the design.
+//! - Polling: on a timeout the engine takes its wake lock: if it is still
+//!   *sleeping* it moves itself to *working* ("from the sleeping to working
+//!   states itself") and decrements the idle count; if it was notified
+//!   meanwhile, the notifier has posted, so it takes the post. Having no
+//!   work, it then moves working -> idle at once (a plain store, as after
+//!   any work) and searches from the idle state. (A search in the working
+//!   state first would look at the same queues; the model leaves that round
+//!   out to keep loom's search finite in time.) A timed wait that timed
+//!   out counts as [`Round::Slept`]: the engine blocked for the timeout.
+//!
+//! The timer of the polling variant is not a clock (loom's and shuttle's
+//! `wait_timeout` never time out, and a wait that polls with yields makes
+//! loom explore every interleaving of the spinning engines, which does not
+//! finish). A timed wait times out once something has happened in the pool
+//! since its last timeout: every push lets each engine's timer fire once
+//! (the pusher's own excepted), and a latch set lets its owner's timer fire
+//! (no other engine can run the owner's context). Between two
+//! events the queues and latches do not change, so a timeout with no event
+//! since the last one would find nothing; the model leaves those out.
+//! What the model keeps is what polling guarantees: after any event, every
+//! sleeping engine looks at the queues again within one timeout, whether or
+//! not it was notified. The wake statistics of `mercury-polling` therefore
+//! count only the timeouts that follow an event; a real polling engine also
+//! wakes once per period while the pool is idle.
 //!
 //! Plain stores to the state word are written as `swap(_, Release)` whose
 //! result is ignored. The word is also updated by compare-and-swaps, and
@@ -126,7 +141,7 @@
 
 use super::{QueueView, Round, SleepModel};
 use drowse::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use drowse::sync::{thread, Condvar, Mutex, IS_CHECKER};
+use drowse::sync::{thread, Condvar, Mutex};
 
 /// Engine states (the seed's `es_state` values).
 const WORKING: usize = 0;
@@ -134,10 +149,6 @@ const IDLE: usize = 1;
 const STEALING: usize = 2;
 const SLEEPING: usize = 3;
 const NOTIFIED: usize = 4;
-
-/// Attempts on the semaphore before a polling engine's timed wait times
-/// out (each followed by a yield).
-const POLL_ATTEMPTS: usize = if IS_CHECKER { 1 } else { 64 };
 
 fn state_name(state: usize) -> &'static str {
     match state {
@@ -150,54 +161,64 @@ fn state_name(state: usize) -> &'static str {
     }
 }
 
-/// A counting semaphore (the seed's per-engine sleep semaphore).
+/// A counting semaphore (the seed's per-engine sleep semaphore), with the
+/// model's stand-in for a timer (see [`Semaphore::timed_wait`]).
 #[derive(Debug, Default)]
 struct Semaphore {
-    count: Mutex<usize>,
-    posted: Condvar,
+    state: Mutex<SemaphoreState>,
+    changed: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct SemaphoreState {
+    /// Posts not yet taken.
+    posts: usize,
+    /// Time has passed since the last timed wait timed out (polling only).
+    timer_fired: bool,
 }
 
 impl Semaphore {
     /// `sem_post`.
     fn post(&self) {
-        *self.count.lock().unwrap() += 1;
-        self.posted.notify_one();
+        self.state.lock().unwrap().posts += 1;
+        self.changed.notify_one();
     }
 
     /// `sem_wait`.
     fn wait(&self) {
-        let mut count = self.count.lock().unwrap();
-        while *count == 0 {
-            count = self.posted.wait(count).unwrap();
+        let mut state = self.state.lock().unwrap();
+        while state.posts == 0 {
+            state = self.changed.wait(state).unwrap();
         }
-        *count -= 1;
+        state.posts -= 1;
     }
 
-    /// `sem_trywait`.
-    fn try_wait(&self) -> bool {
-        let mut count = self.count.lock().unwrap();
-        if *count == 0 {
-            false
-        } else {
-            *count -= 1;
-            true
-        }
-    }
-
-    /// `sem_timedwait`: false if it timed out (LITERAL: a timeout is
-    /// [`POLL_ATTEMPTS`] failed attempts, each followed by a yield).
+    /// `sem_timedwait`: true if it took a post, false if it timed out.
+    /// It times out only once [`time_passes`](Self::time_passes) was called
+    /// since the last timeout (see the module documentation).
     fn timed_wait(&self) -> bool {
-        for _ in 0..POLL_ATTEMPTS {
-            if self.try_wait() {
+        let mut state = self.state.lock().unwrap();
+        loop {
+            if state.posts > 0 {
+                state.posts -= 1;
                 return true;
             }
-            thread::yield_now();
+            if state.timer_fired {
+                state.timer_fired = false;
+                return false;
+            }
+            state = self.changed.wait(state).unwrap();
         }
-        false
     }
 
-    fn value(&self) -> usize {
-        *self.count.lock().unwrap()
+    /// Lets a timed wait (now or the next one) time out.
+    fn time_passes(&self) {
+        self.state.lock().unwrap().timer_fired = true;
+        self.changed.notify_one();
+    }
+
+    fn posts(&self) -> usize {
+        self.state.lock().unwrap().posts
     }
 }
 
@@ -259,9 +280,6 @@ enum Phase {
     /// State stealing (or notified since); the engine has counted itself
     /// in the idle engine count.
     Stealing,
-    /// Polling only: the engine left sleeping by itself after a timeout and
-    /// is working (searching); the next fruitless round makes it idle.
-    Working,
 }
 
 /// An engine's own view of its search.
@@ -367,6 +385,26 @@ impl<const POLLING: bool> MercuryModel<POLLING> {
         }
     }
 
+    /// Polling only: an event happened (a push or a latch set), so every
+    /// engine's timer may fire; `skip` is the engine that caused it.
+    fn time_passes(&self, skip: Option<usize>) {
+        if POLLING {
+            for (index, engine) in self.engines.iter().enumerate() {
+                if Some(index) != skip {
+                    engine.sleep.time_passes();
+                }
+            }
+        }
+    }
+
+    /// Polling only: a latch of `owner` was set; only the owner's timer may
+    /// fire for it (no other engine can run the owner's context).
+    fn time_passes_for(&self, owner: usize) {
+        if POLLING {
+            self.engines[owner].sleep.time_passes();
+        }
+    }
+
     /// After a wake-up: the engine is notified (the waker stored it before
     /// posting); notified -> idle, and search again.
     fn woken(&self, idle: &mut MercuryIdle) -> Round {
@@ -392,7 +430,8 @@ impl<const POLLING: bool> MercuryModel<POLLING> {
             let _ = engine.state.swap(WORKING, Ordering::Release);
             self.idle_engines.fetch_sub(1, Ordering::Relaxed);
             drop(guard);
-            idle.phase = Phase::Working;
+            // It has no work: working -> idle, and search from there.
+            self.become_idle(idle);
             Round::Slept
         } else {
             // Woken meanwhile: the waker posted under this lock; take it.
@@ -444,6 +483,7 @@ impl<const POLLING: bool> SleepModel for MercuryModel<POLLING> {
             latch.set.store(true, Ordering::Release);
         }
         self.advise_owner(owner);
+        self.time_passes_for(owner);
     }
 
     fn start_looking(&self, worker: usize) -> MercuryIdle {
@@ -462,8 +502,7 @@ impl<const POLLING: bool> SleepModel for MercuryModel<POLLING> {
             self.idle_engines.fetch_sub(1, Ordering::Relaxed);
         }
         // idle -> working, stealing -> working (plain stores: a
-        // notification that arrived meanwhile is dropped), or already
-        // working after a poll.
+        // notification that arrived meanwhile is dropped).
         let _ = engine.state.swap(WORKING, Ordering::Release);
     }
 
@@ -475,11 +514,6 @@ impl<const POLLING: bool> SleepModel for MercuryModel<POLLING> {
     ) -> Round {
         let engine = &self.engines[idle.engine];
         match idle.phase {
-            Phase::Working => {
-                // Polling: the search after a timeout found nothing.
-                self.become_idle(idle);
-                Round::Searched
-            }
             Phase::Idle => {
                 // Nothing local: idle -> stealing by CAS (fails if notified).
                 if engine
@@ -523,10 +557,12 @@ impl<const POLLING: bool> SleepModel for MercuryModel<POLLING> {
         // LITERAL: no context advice, since any engine may run this context
         // ("currently only for cases where the context may only be executed
         // by a single engine").
+        self.time_passes(None);
     }
 
     fn new_internal_jobs(&self, pusher: usize, _jobs: u32, _queue_was_empty: bool) {
         self.send_to_any(Notification::SparkAdvice, pusher + 1, Some(pusher));
+        self.time_passes(Some(pusher));
     }
 
     fn check_at_rest(&self) -> Result<(), String> {
@@ -540,7 +576,7 @@ impl<const POLLING: bool> SleepModel for MercuryModel<POLLING> {
             if state != WORKING {
                 problems.push(format!("engine {index} is {}", state_name(state)));
             }
-            let posts = engine.sleep.value();
+            let posts = engine.sleep.posts();
             if posts != 0 {
                 problems.push(format!("engine {index}'s semaphore holds {posts} post(s)"));
             }
