@@ -48,9 +48,8 @@
 //! the harness cannot hand a job to a worker, only tell it to look):
 //!
 //! - **context** (an injected job): sent only to a *sleeping* engine, the
-//!   only state in which the seed says it cannot be lost ("any
-//!   notification can be sent at this stage as all will be acted upon,
-//!   including the context notification which cannot be dropped"). Posted
+//!   only state in which the seed says every notification is acted upon,
+//!   this one included (it is the one that "cannot be dropped"). Posted
 //!   only when the idle engine count is non-zero; one pass over the
 //!   engines; the first sleeping engine that is woken gets it.
 //! - **spark advice** (a job pushed onto a deque): sent to a *stealing* or
@@ -60,9 +59,8 @@
 //!   dropped: an engine that was told while stealing and then finds other
 //!   work overwrites *notified* with *working* by a plain store.
 //! - **context advice** (a set latch: a context only its owner may run):
-//!   sent to the owner if it is *idle*, *stealing* or *sleeping* ("a context
-//!   advice message is given to any engine that is in the idle, stealing or
-//!   sleeping states"). It may be dropped by an idle engine that then finds
+//!   sent to the owner if it is *idle*, *stealing* or *sleeping*, the
+//!   three states the seed gives for it. It may be dropped by an idle engine that then finds
 //!   work ("only notify an idle engine with notifications that may be
 //!   ignored"): that engine comes back to idle and looks at the run queue
 //!   again, which is why dropping it is safe.
@@ -83,7 +81,7 @@
 //!   The names `try_wake_engine` and `try_notify_engine` say they may fail;
 //!   for the context and spark notifications the model tries each engine
 //!   once and moves on. For context advice, which the seed says "is given"
-//!   to an engine in those states, the poster re-reads the owner's state and
+//!   to an engine in its three states, the poster re-reads the owner's state and
 //!   tries again until the owner is *working* or *notified* (either way it
 //!   will look at the run queue again before it sleeps).
 //! - The seed orders nothing else. The idle count is read and updated with
