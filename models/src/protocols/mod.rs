@@ -10,6 +10,7 @@
 pub mod blitz;
 pub mod harness;
 pub mod legacy;
+pub mod mercury;
 pub mod production;
 pub mod rfc;
 
