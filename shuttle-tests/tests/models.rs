@@ -89,3 +89,19 @@ model_tests! {
     holds [stranded_injected, latch_wake, internal_job, counters, termination, stats_sporadic_4w, stats_forks_4w];
     fails [];
 }
+
+model_tests! {
+    /// The Mercury engines (seed 002): findings M1 (under PCT) and M2 of
+    /// `docs/models/mercury.md`.
+    mod mercury = drowse_models::protocols::mercury::Mercury;
+    holds [stranded_injected, latch_wake, counters, termination, stats_sporadic_4w];
+    fails [internal_job];
+    pct [stranded_injected];
+}
+
+model_tests! {
+    /// The Mercury engines, polling variant (seed 002).
+    mod mercury_polling = drowse_models::protocols::mercury::MercuryPolling;
+    holds [stranded_injected, latch_wake, internal_job, counters, termination, stats_sporadic_4w];
+    fails [];
+}
