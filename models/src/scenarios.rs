@@ -468,22 +468,7 @@ pub fn cross_pool_latch_outlives_owner_pool(config: Config) {
 /// finds the overlook the design accepts with this scenario (the proof says
 /// why); loom finds it with [`internal_job_overlooked_after_own_push_pop`].
 pub fn internal_job_is_found(config: Config) {
-    let pool = config.pool();
-    let runs = RunCounts::new(1);
-    let child_ran = Countdown::default();
-    pool.install(|| {
-        drowse::scope(|scope| {
-            scope.spawn(|_| {
-                runs.ran(0);
-                child_ran.tick();
-            });
-            // Block this worker (not by stealing: by the facade condvar) so
-            // the child can only run elsewhere.
-            child_ran.wait_for(1);
-        })
-    });
-    runs.assert_each_ran_once();
-    shutdown_at_rest(pool);
+    internal_job_waited_for(config, false);
 }
 
 /// Property 4, the overlook the design accepts (proof, lemma 5 (iii)): as
@@ -496,16 +481,27 @@ pub fn internal_job_is_found(config: Config) {
 /// to fail under loom (the other worker sleeps for good and the pushing
 /// worker waits for the child forever); under SC (shuttle) it must pass.
 pub fn internal_job_overlooked_after_own_push_pop(config: Config) {
+    internal_job_waited_for(config, true);
+}
+
+/// The body of both property-4 scenarios: the installed job spawns a child
+/// onto its own deque and blocks until another worker has run it, after
+/// pushing and popping a job of its own first if `push_and_pop_first`.
+fn internal_job_waited_for(config: Config, push_and_pop_first: bool) {
     let pool = config.pool();
     let runs = RunCounts::new(1);
     let child_ran = Countdown::default();
     pool.install(|| {
-        drowse::join(|| (), || ());
+        if push_and_pop_first {
+            drowse::join(|| (), || ());
+        }
         drowse::scope(|scope| {
             scope.spawn(|_| {
                 runs.ran(0);
                 child_ran.tick();
             });
+            // Block this worker (not by stealing: by the facade condvar) so
+            // the child can only run elsewhere.
             child_ran.wait_for(1);
         })
     });
