@@ -34,41 +34,15 @@ pub fn check<M: SleepModel>(
 /// # Panics
 /// When `property` is not one of the five.
 pub fn check_property<M: SleepModel>(property: &'static str, lower_bound: Option<usize>) {
-    type Scenario = fn(ModelConfig);
-    let (test, config, bound, scenario): (&'static str, ModelConfig, usize, Scenario) =
-        match property {
-            "stranded_injected" => (
-                "injected_jobs",
-                ModelConfig::new(2).jobs(1),
-                2,
-                harness::injected_jobs::<M>,
-            ),
-            "latch_wake" => (
-                "latch_wakes_owner",
-                ModelConfig::new(2),
-                2,
-                harness::latch_wakes_owner::<M>,
-            ),
-            "internal_job" => (
-                "internal_job_is_found",
-                ModelConfig::new(2),
-                2,
-                harness::internal_job_is_found::<M>,
-            ),
-            "counters" => (
-                "counters_consistent",
-                ModelConfig::new(1).jobs(1),
-                3,
-                harness::counters_consistent::<M>,
-            ),
-            "termination" => (
-                "termination",
-                ModelConfig::new(2).jobs(1),
-                2,
-                harness::termination::<M>,
-            ),
-            other => panic!("no model property called {other:?}"),
-        };
+    let (config, bound) = match property {
+        "stranded_injected" => (ModelConfig::new(2).jobs(1), 2),
+        "latch_wake" => (ModelConfig::new(2), 2),
+        "internal_job" => (ModelConfig::new(2), 2),
+        "counters" => (ModelConfig::new(1).jobs(1), 3),
+        "termination" => (ModelConfig::new(2).jobs(1), 2),
+        other => panic!("no model property called {other:?}"),
+    };
+    let (test, scenario) = harness::property_scenario::<M>(property);
     check::<M>(
         property,
         test,

@@ -299,6 +299,23 @@ pub fn assert_consistent<M: SleepModel>(model: &M) {
     }
 }
 
+/// The scenario that checks the property called `property` (as the
+/// `ci/models.d` rows name them) and the scenario's name for result lines.
+/// Each checker suite chooses the sizes; the mapping is the same for both.
+///
+/// # Panics
+/// When `property` is not one of the five.
+pub fn property_scenario<M: SleepModel>(property: &str) -> (&'static str, fn(ModelConfig)) {
+    match property {
+        "stranded_injected" => ("injected_jobs", injected_jobs::<M>),
+        "latch_wake" => ("latch_wakes_owner", latch_wakes_owner::<M>),
+        "internal_job" => ("internal_job_is_found", internal_job_is_found::<M>),
+        "counters" => ("counters_consistent", counters_consistent::<M>),
+        "termination" => ("termination", termination::<M>),
+        other => panic!("no model property called {other:?}"),
+    }
+}
+
 /// Property "no stranded injected job": `config.jobs` jobs are injected
 /// from outside, one at a time; each must run while workers may sleep.
 pub fn injected_jobs<M: SleepModel>(config: ModelConfig) {

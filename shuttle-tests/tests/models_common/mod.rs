@@ -166,34 +166,16 @@ pub fn stats<M: SleepModel>(workers: usize, jobs: usize, children: usize, gap: u
 /// # Panics
 /// When `property` is not one of the five.
 fn property_check<M: SleepModel>(property: &str) -> (&'static str, ModelConfig, fn(ModelConfig)) {
-    match property {
-        "stranded_injected" => (
-            "injected_jobs",
-            ModelConfig::new(2).jobs(3),
-            harness::injected_jobs::<M>,
-        ),
-        "latch_wake" => (
-            "latch_wakes_owner",
-            ModelConfig::new(2),
-            harness::latch_wakes_owner::<M>,
-        ),
-        "internal_job" => (
-            "internal_job_is_found",
-            ModelConfig::new(2),
-            harness::internal_job_is_found::<M>,
-        ),
-        "counters" => (
-            "counters_consistent",
-            ModelConfig::new(2).jobs(2),
-            harness::counters_consistent::<M>,
-        ),
-        "termination" => (
-            "termination",
-            ModelConfig::new(2).jobs(2),
-            harness::termination::<M>,
-        ),
+    let config = match property {
+        "stranded_injected" => ModelConfig::new(2).jobs(3),
+        "latch_wake" => ModelConfig::new(2),
+        "internal_job" => ModelConfig::new(2),
+        "counters" => ModelConfig::new(2).jobs(2),
+        "termination" => ModelConfig::new(2).jobs(2),
         other => panic!("no model property called {other:?}"),
-    }
+    };
+    let (test, scenario) = harness::property_scenario::<M>(property);
+    (test, config, scenario)
 }
 
 /// The shuttle check of `property` on model `M`.
