@@ -14,7 +14,7 @@
 //!
 //! ```text
 //! RUSTFLAGS="--cfg loom --cfg drowse_mutants" CARGO_TARGET_DIR=target/loom-mutants \
-//!     DROWSE_MUTANT=no_inject_fence cargo test --release -p drowse-loom-tests \
+//!     DROWSE_MUTANT=no_inject_fence cargo test --profile checker -p drowse-loom-tests \
 //!     --test p1_injected_jobs -- --exact injected_jobs_beside_blocked_worker_2w --nocapture
 //! ```
 //!

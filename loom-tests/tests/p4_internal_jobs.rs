@@ -27,7 +27,7 @@ fn internal_job_is_found_2w() {
 /// loom deadlock aborts the test binary, so run it alone):
 ///
 /// ```text
-/// RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test --release \
+/// RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test --profile checker \
 ///     -p drowse-loom-tests --test p4_internal_jobs -- --ignored --exact \
 ///     internal_job_overlooked_after_own_push_pop_2w --nocapture
 /// ```

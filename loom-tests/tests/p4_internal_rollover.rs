@@ -10,7 +10,7 @@
 //! which aborts the process), so this runs only on request, alone:
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" cargo test --release -p drowse-loom-tests \
+//! RUSTFLAGS="--cfg loom" cargo test --profile checker -p drowse-loom-tests \
 //!     --test p4_internal_rollover -- --ignored --exact internal_job_rollover_3w_jec1
 //! ```
 //!

@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! RUSTFLAGS="--cfg shuttle --cfg drowse_mutants" DROWSE_MUTANT=latch_set_never_wakes \
-//!     CARGO_TARGET_DIR=target/shuttle-mutants cargo test --release -p drowse-shuttle-tests \
+//!     CARGO_TARGET_DIR=target/shuttle-mutants cargo test --profile checker -p drowse-shuttle-tests \
 //!     --test replays -- --ignored --exact replay_latch_set_never_wakes
 //! ```
 //!
