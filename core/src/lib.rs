@@ -5,7 +5,7 @@
 //! ([`join`], [`join_context`], [`scope()`], [`spawn()`], [`ThreadPool`],
 //! [`ThreadPoolBuilder`], ...), so code written against rayon-core runs on it.
 //! What Drowse adds is the evidence: the sleep protocol (`sleep`), the
-//! latches and the pool are written once over the [`sync`] facade and
+//! latches and the pool are written once over one `sync` facade and
 //! compiled three ways:
 //!
 //! - a normal build uses `std` and `crossbeam-deque`;
@@ -15,9 +15,6 @@
 //!   schedulers for larger pools.
 //!
 //! ```
-//! # // The checker worlds' primitives only work inside a model; the example
-//! # // needs real threads.
-//! # if drowse::sync::IS_CHECKER { return; }
 //! fn fib(n: u64) -> u64 {
 //!     if n < 2 {
 //!         return n;
@@ -32,13 +29,24 @@
 //!
 //! `docs/protocol.md` describes the protocol and `docs/proof.md` links each
 //! step of its correctness argument to the test that checks it.
+//!
+//! # Features
+//!
+//! - `diagnostics` (off by default): [`ThreadPool::sleep_snapshot`] and
+//!   [`ThreadPool::shutdown_and_snapshot`], which read a pool's sleep
+//!   counters as a [`SleepSnapshot`].
+//! - `internals` is for Drowse's own checker suites and models; it is
+//!   unstable and not part of the API.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, missing_debug_implementations)]
 
+#[cfg(doctest)]
+mod compile_fail;
 mod job;
 mod join;
 mod latch;
+#[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod model_api;
 pub mod mutant;
@@ -46,13 +54,23 @@ mod registry;
 mod scope;
 mod sleep;
 mod spawn;
+// The facade is the suites' and models' way into the checker worlds; users
+// reach loom and shuttle directly.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod sync;
+#[cfg(not(feature = "internals"))]
+mod sync;
 mod thread_pool;
 mod unwind;
 
 pub use crate::join::{join, join_context};
 pub use crate::scope::{scope, Scope};
-pub use crate::sleep::{JecWidth, SleepSnapshot};
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use crate::sleep::JecWidth;
+#[cfg(feature = "diagnostics")]
+pub use crate::sleep::SleepSnapshot;
 pub use crate::spawn::spawn;
 pub use crate::thread_pool::{current_thread_index, ThreadPool};
 
@@ -183,10 +201,11 @@ impl ThreadPoolBuilder {
     }
 
     /// The width of the sleep protocol's jobs event counter, in bits (at
-    /// most [`JecWidth::MAX_BITS`], the default). Narrow counters roll over
+    /// most `JecWidth::MAX_BITS`, the default). Narrow counters roll over
     /// quickly: the model checkers use 1 to 3 bits to show that the protocol
-    /// stays correct through rollover. Production code has no reason to set
-    /// this.
+    /// stays correct through rollover. Only the `internals` feature has it.
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
     pub fn jobs_event_counter_bits(mut self, bits: u32) -> Self {
         self.jec_bits = Some(bits);
         self

@@ -2,7 +2,9 @@
 
 use crate::job::{JobRef, StackJob};
 use crate::latch::{AsCoreLatch, CoreLatch, LockLatch, OnceLatch, SpinLatch};
-use crate::sleep::{IdleState, JecWidth, Sleep, SleepSnapshot, THREADS_MAX};
+#[cfg(feature = "diagnostics")]
+use crate::sleep::SleepSnapshot;
+use crate::sleep::{IdleState, JecWidth, Sleep, THREADS_MAX};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::deque::{Injector, Steal, Stealer, Worker};
 use crate::sync::{thread, thread_local, Arc, OnceLock};
@@ -273,6 +275,7 @@ impl Registry {
         }
     }
 
+    #[cfg(feature = "diagnostics")]
     pub(crate) fn sleep_snapshot(&self) -> SleepSnapshot {
         self.sleep.snapshot()
     }

@@ -1,6 +1,7 @@
 //! `ThreadPool`: a handle to a pool built by `ThreadPoolBuilder`.
 
 use crate::registry::{Registry, WorkerThread};
+#[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
 use crate::sync::{thread, Arc};
 use crate::{join, scope, spawn, Scope, ThreadPoolBuildError, ThreadPoolBuilder};
@@ -79,20 +80,33 @@ impl ThreadPool {
     }
 
     /// Ends the pool and waits until every worker thread has exited. Jobs
-    /// already spawned into the pool run first. Returns the sleep state read
-    /// after the last worker exited: at rest, with no thread counted as
-    /// inactive or sleeping.
+    /// already spawned into the pool run first.
     ///
     /// Called from one of this pool's own workers (say from a spawned job
     /// that owns the handle), it cannot wait for itself: it ends the pool and
-    /// returns without waiting, and the snapshot is taken at that moment.
-    pub fn shutdown_and_wait(mut self) -> SleepSnapshot {
+    /// returns without waiting.
+    pub fn shutdown_and_wait(self) {
+        self.shutdown_and_wait_for_registry();
+    }
+
+    /// [`shutdown_and_wait`](Self::shutdown_and_wait), then the sleep state
+    /// read after the last worker exited: at rest, with no thread counted as
+    /// inactive or sleeping (from one of this pool's own workers, read at
+    /// the moment the pool was ended).
+    #[cfg(feature = "diagnostics")]
+    pub fn shutdown_and_snapshot(self) -> SleepSnapshot {
+        self.shutdown_and_wait_for_registry().sleep_snapshot()
+    }
+
+    /// Ends the pool, waits for its workers unless called from one of them,
+    /// and hands back the registry for a last look.
+    fn shutdown_and_wait_for_registry(mut self) -> Arc<Registry> {
         let threads = std::mem::take(&mut self.threads);
         let on_own_worker = self.current_thread_index().is_some();
         let registry = Arc::clone(&self.registry);
         drop(self);
         if on_own_worker {
-            return registry.sleep_snapshot();
+            return registry;
         }
         for handle in threads {
             // A worker's panics are caught inside it (handler or abort), so
@@ -100,12 +114,13 @@ impl ThreadPool {
             // there is nothing left to clean up then.
             let _ = handle.join();
         }
-        registry.sleep_snapshot()
+        registry
     }
 
     /// The sleep counters and blocked workers, read while holding every
-    /// worker's sleep lock. For checkers and diagnostics: in a correct
-    /// protocol the result always passes [`SleepSnapshot::check`].
+    /// worker's sleep lock. In a correct protocol the result always passes
+    /// [`SleepSnapshot::check`].
+    #[cfg(feature = "diagnostics")]
     pub fn sleep_snapshot(&self) -> SleepSnapshot {
         self.registry.sleep_snapshot()
     }

@@ -53,7 +53,7 @@ fn valid_jobs_event_counter_widths_build() {
             .build()
             .unwrap();
         assert_eq!(pool.install(|| drowse::join(|| 1, || 2)), (1, 2));
-        pool.shutdown_and_wait().check().unwrap();
+        pool.shutdown_and_snapshot().check().unwrap();
     }
 }
 
@@ -101,7 +101,7 @@ fn names_and_handlers_run_for_every_thread() {
         (name, drowse::current_thread_index().unwrap())
     });
     assert_eq!(name_inside, Some(format!("drowse-test-{index_inside}")));
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     snapshot.check().unwrap();
 
     let mut started = started.lock().unwrap().clone();

@@ -96,7 +96,7 @@ fn a_job_pushed_beside_a_sleeping_worker_wakes_it_and_is_stolen() {
     });
     assert_eq!(a, (false, true), "oper_a ran on the caller, after oper_b");
     assert!(b, "oper_b was stolen, so it ran on another thread");
-    pool.shutdown_and_wait().check_at_rest().unwrap();
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
 }
 
 #[test]
@@ -117,7 +117,7 @@ fn jobs_that_oper_a_leaves_on_the_deque_still_run() {
     });
     assert_eq!((a, b), (1, 2));
     assert_eq!(receiver.recv_timeout(PATIENCE), Ok("spawned"));
-    pool.shutdown_and_wait().check_at_rest().unwrap();
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn a_worker_runs_its_own_scope_spawns_newest_first() {
         }
     });
     assert_eq!(*order.lock().unwrap(), [3, 2, 1, 0]);
-    pool.shutdown_and_wait().check_at_rest().unwrap();
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn install_from_a_worker_of_the_same_pool_runs_in_place() {
         (outer, inner)
     });
     assert_eq!(indices, (Some(0), Some(0)));
-    pool.shutdown_and_wait().check_at_rest().unwrap();
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
     assert_eq!(*order.lock().unwrap(), ["nested", "after", "spawned"]);
 }
 
@@ -181,8 +181,8 @@ fn spawn_into_another_pool_runs_there() {
         });
     });
     assert_eq!(receiver.recv_timeout(PATIENCE), Ok(Some("b-0".to_owned())));
-    a.shutdown_and_wait().check_at_rest().unwrap();
-    b.shutdown_and_wait().check_at_rest().unwrap();
+    a.shutdown_and_snapshot().check_at_rest().unwrap();
+    b.shutdown_and_snapshot().check_at_rest().unwrap();
 }
 
 /// Polls the pool's sleep state until every worker is asleep, or panics after
@@ -225,7 +225,7 @@ fn idle_workers_fall_asleep_and_do_so_again_after_work() {
         thread::sleep(Duration::from_micros(200 * burst));
     }
     wait_until_all_asleep(&pool);
-    pool.shutdown_and_wait().check_at_rest().unwrap();
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
 }
 
 fn fib(n: u64) -> u64 {

@@ -8,7 +8,7 @@ use drowse::ThreadPoolBuilder;
 fn default_pool_size() -> usize {
     let pool = ThreadPoolBuilder::new().build().unwrap();
     let size = pool.current_num_threads();
-    pool.shutdown_and_wait().check_at_rest().unwrap();
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
     size
 }
 
@@ -38,6 +38,6 @@ fn rayon_num_threads_sets_the_default_size_when_positive() {
     std::env::set_var("RAYON_NUM_THREADS", requested.to_string());
     let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     assert_eq!(pool.current_num_threads(), 1);
-    pool.shutdown_and_wait().check_at_rest().unwrap();
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
     std::env::remove_var("RAYON_NUM_THREADS");
 }

@@ -40,7 +40,7 @@ fn join_with_a_one_bit_jobs_event_counter() {
     for _ in 0..20 {
         assert_eq!(pool.install(|| fib(18)), fib_sequential(18));
     }
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(
         (snapshot.inactive_threads, snapshot.sleeping_threads),
         (0, 0)
@@ -82,7 +82,7 @@ fn panic_waits_for_the_other_half(panicking_a: bool) {
     // The pool still runs work afterwards.
     assert_eq!(pool.install(|| fib(15)), fib_sequential(15));
     assert_eq!(pool.join(|| 1, || 2), (1, 2));
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(
         (snapshot.inactive_threads, snapshot.sleeping_threads),
         (0, 0)

@@ -71,8 +71,8 @@ fn install_from_a_worker_of_another_pool() {
     assert_eq!(a_seen_in_b, None, "B's job runs on B's worker");
     assert_eq!(num_threads_in_b, 3);
     assert_eq!(joined, (20, 22));
-    pool_a.shutdown_and_wait().check().unwrap();
-    pool_b.shutdown_and_wait().check().unwrap();
+    pool_a.shutdown_and_snapshot().check().unwrap();
+    pool_b.shutdown_and_snapshot().check().unwrap();
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn shutdown_and_wait_leaves_the_pool_at_rest() {
         a + b
     });
     assert_eq!(sum, (0..2000).sum::<usize>());
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(snapshot.num_threads, 4);
     snapshot.check_at_rest().unwrap();
 }
@@ -121,7 +121,7 @@ fn sleep_snapshots_pass_their_check_on_an_idle_and_a_busy_pool() {
         }
     });
     pool.sleep_snapshot().check().unwrap();
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(
         (snapshot.inactive_threads, snapshot.sleeping_threads),
         (0, 0)

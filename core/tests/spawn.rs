@@ -32,7 +32,7 @@ fn a_spawned_panic_goes_to_the_panic_handler() {
     );
     // The worker survived the panic.
     assert_eq!(pool.install(|| 6 * 7), 42);
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(
         (snapshot.inactive_threads, snapshot.sleeping_threads),
         (0, 0)
@@ -74,7 +74,7 @@ fn shutdown_and_wait_runs_the_pending_spawned_jobs() {
     let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let count = Arc::new(AtomicUsize::new(0));
     queue_jobs_behind_a_slow_one(&pool, &count);
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(count.load(Ordering::SeqCst), 100);
     snapshot.check_at_rest().unwrap();
 }
@@ -107,7 +107,7 @@ fn a_spawned_job_may_shut_its_own_pool_down() {
     assert_eq!(handle, 2);
     pool.lock().unwrap().as_ref().unwrap().spawn(move || {
         let pool = inner.lock().unwrap().take().unwrap();
-        sender.send(pool.shutdown_and_wait()).unwrap();
+        sender.send(pool.shutdown_and_snapshot()).unwrap();
     });
     let snapshot = receiver.recv_timeout(PATIENCE).unwrap();
     assert_eq!(snapshot.num_threads, 2);

@@ -22,7 +22,7 @@
 //! 6. counter consistency: every scenario checks the sleep snapshot it can
 //!    take, and the resting state after shutdown; [`snapshots_while_running`]
 //!    takes snapshots from inside jobs and from an outside observer;
-//! 7. termination: every scenario ends with `shutdown_and_wait`, and
+//! 7. termination: every scenario ends with `shutdown_and_snapshot`, and
 //!    [`shutdown_while_busy`] ends the pool in every state;
 //! 8. nothing lost or run twice, panics reach the caller: per-job run counts
 //!    in every scenario, [`join_panic_reaches_caller`];

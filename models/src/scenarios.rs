@@ -130,7 +130,7 @@ pub fn assert_consistent(snapshot: &SleepSnapshot) {
 /// nobody counted as inactive or sleeping, nobody blocked. Returns the final
 /// snapshot.
 pub fn shutdown_at_rest(pool: ThreadPool) -> SleepSnapshot {
-    let snapshot = pool.shutdown_and_wait();
+    let snapshot = pool.shutdown_and_snapshot();
     if let Err(problem) = snapshot.check_at_rest() {
         panic!("after every worker exited: {problem}");
     }

@@ -8,7 +8,8 @@
 //! alive itself (`SpinLatch::set`). Forgetting to is a use-after-free that
 //! no checker sees on its own: loom and shuttle check assertions and
 //! deadlocks, not accesses to freed memory, and stable Rust has no
-//! sanitizer. So in debug builds and under the checkers a setter records,
+//! sanitizer. So under the checkers, and in debug builds of Drowse's own
+//! tests, a setter records,
 //! from before its swap until after its wake-up, that a wake-up of the
 //! registry at that address is in flight, and a registry asserts when it is
 //! dropped that none is. The setter's own reference is released after its
@@ -20,8 +21,11 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-/// Whether the check runs: in debug builds and under loom and shuttle.
-const ENABLED: bool = cfg!(debug_assertions) || crate::sync::IS_CHECKER;
+/// Whether the check runs: under loom and shuttle, and in debug builds of
+/// Drowse's own tests and suites (`internals`). Users' debug builds do not
+/// pay for a process-wide lock on every latch set.
+const ENABLED: bool = crate::sync::IS_CHECKER
+    || cfg!(all(debug_assertions, any(test, feature = "internals")));
 
 /// One entry per wake-up in flight: the address of the registry it goes
 /// through.

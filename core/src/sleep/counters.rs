@@ -59,6 +59,7 @@ impl JecWidth {
     }
 
     /// The width in bits.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub const fn bits(self) -> u32 {
         self.bits
     }
@@ -90,6 +91,7 @@ impl JobsEventCounter {
         !self.is_sleepy()
     }
 
+    #[cfg_attr(not(feature = "diagnostics"), allow(dead_code))]
     pub(crate) fn value(self) -> usize {
         self.0
     }

@@ -28,7 +28,7 @@ mod counters;
 
 pub use self::counters::JecWidth;
 pub(crate) use self::counters::THREADS_MAX;
-use self::counters::{AtomicCounters, Counters, JobsEventCounter};
+use self::counters::{AtomicCounters, JobsEventCounter};
 use crate::latch::CoreLatch;
 use crate::mutant::{self, Mutant};
 use crate::sync::atomic::{fence, AtomicBool, AtomicUsize, Ordering};
@@ -88,8 +88,9 @@ impl IdleState {
     }
 }
 
-/// The counts of a pool's sleep state, read consistently. See
-/// [`Sleep::snapshot`].
+/// The counts of a pool's sleep state, read consistently (the
+/// `diagnostics` feature). See [`Sleep::snapshot`].
+#[cfg(feature = "diagnostics")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SleepSnapshot {
     /// Workers counted as asleep.
@@ -110,6 +111,7 @@ pub struct SleepSnapshot {
     pub sleeps_abandoned: usize,
 }
 
+#[cfg(feature = "diagnostics")]
 impl SleepSnapshot {
     /// Checks the invariants that hold whenever every sleep lock is held:
     /// `blocked == sleeping <= inactive <= threads`. Returns what is wrong.
@@ -399,13 +401,14 @@ impl Sleep {
     /// at a time). No sleeper is then between joining the count and blocking,
     /// and no waker between clearing a flag and decrementing, so the snapshot
     /// satisfies [`SleepSnapshot::check`] in a correct protocol.
+    #[cfg(feature = "diagnostics")]
     pub(crate) fn snapshot(&self) -> SleepSnapshot {
         let guards: Vec<_> = self
             .worker_sleep_states
             .iter()
             .map(|state| state.lock.lock().unwrap())
             .collect();
-        let counters: Counters = self.counters.load();
+        let counters: counters::Counters = self.counters.load();
         let blocked_threads = self
             .worker_sleep_states
             .iter()

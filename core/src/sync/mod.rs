@@ -20,6 +20,10 @@
 //!
 //! Nothing outside this module may mention `cfg(loom)` or `cfg(shuttle)`.
 
+// Some items only the suites and models use (the `internals` feature makes
+// this module public for them).
+#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+
 #[cfg(all(loom, shuttle))]
 compile_error!("`--cfg loom` and `--cfg shuttle` select different worlds; pass only one of them");
 

@@ -10,7 +10,7 @@ fn one_worker_installs_and_shuts_down_at_rest() {
     crate::sync::model(|| {
         let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         assert_eq!(pool.install(|| 6 * 7), 42);
-        let snapshot = pool.shutdown_and_wait();
+        let snapshot = pool.shutdown_and_snapshot();
         snapshot.check_at_rest().unwrap();
     });
 }
@@ -24,7 +24,7 @@ fn a_job_spawned_before_shutdown_still_runs() {
         let ran = Arc::new(AtomicBool::new(false));
         let job_ran = Arc::clone(&ran);
         pool.spawn(move || job_ran.store(true, Ordering::Release));
-        let snapshot = pool.shutdown_and_wait();
+        let snapshot = pool.shutdown_and_snapshot();
         assert!(ran.load(Ordering::Acquire), "the spawned job was lost");
         snapshot.check().unwrap();
     });
