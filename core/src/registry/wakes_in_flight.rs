@@ -24,8 +24,8 @@ use std::sync::{Mutex, MutexGuard};
 /// Whether the check runs: under loom and shuttle, and in debug builds of
 /// Drowse's own tests and suites (`internals`). Users' debug builds do not
 /// pay for a process-wide lock on every latch set.
-const ENABLED: bool = crate::sync::IS_CHECKER
-    || cfg!(all(debug_assertions, any(test, feature = "internals")));
+const ENABLED: bool =
+    crate::sync::IS_CHECKER || cfg!(all(debug_assertions, any(test, feature = "internals")));
 
 /// One entry per wake-up in flight: the address of the registry it goes
 /// through.
