@@ -1,28 +1,10 @@
 //! When workers sleep and who wakes them.
 //!
-//! A worker that runs out of work becomes *idle* (counted as inactive) and
-//! searches other queues in rounds. After [`ROUNDS_UNTIL_SLEEPY`] fruitless
-//! rounds it gets *sleepy*: it makes the jobs event counter (JEC) even and
-//! remembers the value. After one more fruitless round it tries to *sleep*:
-//! it may block only if the JEC still holds that value, which it checks in
-//! the same compare-and-swap that adds it to the sleeping count. A thread
-//! posting work makes the JEC odd first, so a sleepy thread that missed the
-//! job sees the change. Jobs injected from outside the pool are covered twice
-//! over, because the JEC can roll over back to the remembered value: a
-//! `SeqCst` fence after the push and before reading the counters on one side,
-//! and on the other a `SeqCst` fence after joining the sleeping count and
-//! before one last look at the injector. One of the two fences comes first in
-//! the single total order of `SeqCst` fences; whichever it is, either the
-//! poster sees the sleeper counted (and wakes it) or the sleeper sees the job
-//! (and stays awake).
-//!
-//! A sleeper blocks on its own mutex and condvar until `is_blocked` is false.
-//! The waker clears `is_blocked`, notifies and decrements the sleeping count,
-//! all under the sleeper's mutex, so the count never includes a thread that
-//! has already been woken and no two wakers wake one sleeper.
-//!
-//! `docs/protocol.md` and `docs/proof.md` give the full argument, and the
-//! loom and shuttle suites check it.
+//! The protocol (thread states, the packed counters and the jobs event
+//! counter, posting work, getting sleepy, falling asleep, waking, the
+//! latches and the two fences) is described in `README.md` beside this file;
+//! `docs/proof.md` argues that it is correct and names the tests that check
+//! each step.
 
 mod counters;
 
