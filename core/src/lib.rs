@@ -27,8 +27,9 @@
 //! assert_eq!(pool.install(|| fib(20)), 6765);
 //! ```
 //!
-//! `docs/protocol.md` describes the protocol and `docs/proof.md` links each
-//! step of its correctness argument to the test that checks it.
+//! `core/src/sleep/README.md` describes the sleep protocol and
+//! `docs/proof.md` links each step of its correctness argument to the test
+//! that checks it.
 //!
 //! # Features
 //!

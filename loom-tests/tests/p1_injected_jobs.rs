@@ -10,9 +10,12 @@
 //! (loom's C11 model allows it, since nothing orders that read after the
 //! push but the fences). Removing either fence or the final look strands job
 //! 1 within bound 2 (see `ci/mutants.d/loom.tsv`). In the simpler shapes
-//! (`injected_jobs` with one worker) loom cannot show a missing fence: it
-//! makes a spinning worker see every store made before its last yield, and a
-//! sleepy worker always yields after its announcement and searches once more.
+//! (`injected_jobs` with one worker) loom cannot show a missing fence: every
+//! "empty" length of the injector that the lone worker could read stale is
+//! the initial one, which it read in its first search, or one its own take
+//! wrote, and a sleepy worker yields after its announcement before it
+//! searches once more, so loom's progress rule (`docs/proof.md`, "Memory
+//! models") never returns such a store to that search.
 
 use drowse_loom_tests::Check;
 use drowse_models::{

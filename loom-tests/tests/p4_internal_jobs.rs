@@ -1,13 +1,23 @@
 #![cfg(loom)]
-//! Property 4: an internal job (pushed onto a worker's own deque, with no
-//! fence) is found while the JEC does not roll over. The pushing worker
-//! blocks on a condvar until another worker has run the job, so a worker
-//! that goes to sleep without seeing it strands it. Only the JEC protects
-//! internal jobs: the post makes it odd, and a sleepy worker that missed the
-//! job sees the change in the compare-and-swap that would count it asleep.
+//! Property 4: internal jobs (pushed onto a worker's own deque, with no
+//! fence and no final look). In both scenarios the pushing worker blocks on
+//! a condvar until another worker has run its child job, so a worker that
+//! goes to sleep without seeing the child strands it: loom reports a
+//! deadlock.
 //!
-//! With a narrow JEC the design accepts a miss; see
-//! `p4_internal_rollover.rs` for the expected-failure search.
+//! What protects an internal job is the JEC, and only when the post moves
+//! it: a post that finds the JEC even bumps it, so a worker that got sleepy
+//! before the post finds the JEC moved when it tries to join the sleeping
+//! count, and one that gets sleepy after it reads the bump and so sees the
+//! push (lemma 5 (a) and (b) of `docs/proof.md`). A post that finds the JEC
+//! already odd writes nothing, and then under C11 nothing makes the push
+//! visible to the other workers until the pusher next writes the counters
+//! (lemma 5 (c) and (iii)). So a miss needs neither a narrow JEC nor
+//! rollover: `internal_job_overlooked_after_own_push_pop_2w` strands the
+//! child at full width. `internal_job_is_found_2w` passes because in that
+//! scenario loom's progress rule makes every search after an announcement
+//! see the child (the proof, "Checker coverage", explains why);
+//! `p4_internal_rollover.rs` is the search at a one-bit JEC.
 
 use drowse_loom_tests::Check;
 use drowse_models::{internal_job_is_found, internal_job_overlooked_after_own_push_pop, Config};

@@ -17,7 +17,8 @@
 //!    wakes it: [`cross_pool_latch_outlives_owner_pool`];
 //! 3. the fences carry property 1 through JEC rollover: [`injected_jobs`]
 //!    and [`injected_jobs_beside_blocked_worker`] with a narrow JEC;
-//! 4. internal jobs: [`internal_job_is_found`];
+//! 4. internal jobs: [`internal_job_is_found`], and the overlook the design
+//!    accepts: [`internal_job_overlooked_after_own_push_pop`];
 //! 5. the waker decrements: [`concurrent_injectors_keep_counts_exact`];
 //! 6. counter consistency: every scenario checks the sleep snapshot it can
 //!    take, and the resting state after shutdown; [`snapshots_while_running`]

@@ -175,10 +175,13 @@ pub fn install_from_outside(config: Config) {
 /// odd and then changes no counter at all: only the two fences and the
 /// sleeper's final look at the injector stand between it and a worker that
 /// goes to sleep without seeing it. (Under sequential consistency the
-/// sleeper's search after its announcement sees such a job anyway; loom makes
-/// a spinning worker see every store made before its last yield, so this
-/// shape cannot show a missing fence there either: see
-/// [`injected_jobs_beside_blocked_worker`].)
+/// sleeper's search after its announcement sees such a job anyway. Under
+/// loom's progress rule, stated in `docs/proof.md` ("Memory models"), that
+/// search can miss the job only by reading an "empty" length of the
+/// injector that the sleeper has neither read nor written before its last
+/// yield. Such a length comes from another worker's take, and the job is
+/// stranded only if that worker never searches again:
+/// [`injected_jobs_beside_blocked_worker`] is that shape.)
 pub fn injected_jobs(config: Config) {
     let pool = config.pool();
     let runs = Arc::new(RunCounts::new(config.jobs));
@@ -204,15 +207,16 @@ pub fn injected_jobs(config: Config) {
 /// can run those jobs, so one of them must not fall asleep without seeing
 /// them.
 ///
-/// This is the shape in which the two fences matter to a checker that, like
-/// loom, makes a spinning thread see every store made before its last yield:
+/// This is the shape in which the two fences matter under loom, whose
+/// progress rule (`docs/proof.md`, "Memory models") lets a load after a
+/// yield return a stale store only if the thread has not read it before:
 /// a worker that blocks in its own job never searches again, so the last
 /// "injector empty" store (its take of job 0) can be one that a sleepy
-/// worker has not read before its last yield, and the sleepy worker's final
-/// look may read it although job 1 was pushed later. The post of job 1 finds
-/// the JEC already odd and changes no counter; without either fence, or
-/// without the final look, the sleepy worker blocks for good. Needs at least
-/// two workers and two jobs.
+/// worker has not read before its last yield, and the sleepy worker's last
+/// search and final look may read it although job 1 was pushed later. The
+/// post of job 1 finds the JEC already odd and changes no counter; without
+/// either fence, or without the final look, the sleepy worker blocks for
+/// good. Needs at least two workers and two jobs.
 pub fn injected_jobs_beside_blocked_worker(config: Config) {
     assert!(
         config.workers >= 2 && config.jobs >= 2,

@@ -262,10 +262,13 @@ impl fmt::Debug for Counters {
     }
 }
 
-/// The packed counters of one pool. Every operation is a read-modify-write
-/// or a load on the one word, `SeqCst` (loom treats that as acquire/release;
-/// the protocol's store-load orderings come from its two explicit fences).
-/// The arithmetic is [`Counters`]'s; this type only makes it atomic.
+/// The packed counters of one pool. Every change is a `SeqCst`
+/// read-modify-write and every load is `SeqCst` (loom treats both as
+/// acquire/release; the protocol's store-load orderings come from its two
+/// explicit fences). A failed compare-and-swap reads with `Relaxed`
+/// ordering, which is safe because its value is thrown away:
+/// `try_exchange` reports only success, and its callers load again. The
+/// arithmetic is [`Counters`]'s; this type only makes it atomic.
 pub(crate) struct AtomicCounters {
     word: AtomicUsize,
     jec_width: JecWidth,
