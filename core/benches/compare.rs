@@ -125,6 +125,7 @@ fn sporadic_bench(mode: &str, run: Run) -> Bench {
             (format!("sporadic_{mode}_{s}t_cpu"), "ms CPU/s"),
             (format!("sporadic_{mode}_{s}t_p50"), "us"),
             (format!("sporadic_{mode}_{s}t_p99"), "us"),
+            (format!("sporadic_{mode}_{s}t_blocks"), "blocks/job"),
         ],
         long: true,
         run,
@@ -261,8 +262,10 @@ enum Mode {
 
 /// One tiny job every SPORADIC_PERIOD for SPORADIC_DURATION, from this
 /// (outside) thread, into a pool that starts asleep. Figures: the workers'
-/// CPU per second of the run, and the p50 and p99 of the time from the call
-/// (`spawn` or `install`) to the start of the job.
+/// CPU per second of the run; the p50 and p99 of the time from the call
+/// (`spawn` or `install`) to the start of the job; and how many times the
+/// workers blocked per job (went to sleep, or waited for a contended lock:
+/// their voluntary context switches).
 fn sporadic<P: Pool>(mode: Mode) -> Figures {
     let pool = Started::<P>::new(SPORADIC_THREADS);
     thread::sleep(SETTLE);
@@ -271,6 +274,7 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
     let latencies: Arc<Vec<AtomicU64>> =
         Arc::new((0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect());
     let cpu_before = pool_cpu(&pool);
+    let sleeps_before = pool_sleeps(&pool);
     let base = Instant::now();
     for job in 0..jobs {
         let due = base + SPORADIC_PERIOD * job as u32;
@@ -306,6 +310,7 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
     }
     let elapsed = base.elapsed();
     let cpu = pool_cpu(&pool) - cpu_before;
+    let sleeps = pool_sleeps(&pool) - sleeps_before;
     pool.finish();
     let mut sorted: Vec<u64> = latencies
         .iter()
@@ -333,6 +338,7 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
         cpu as f64 / 1e6 / elapsed.as_secs_f64(),
         percentile(&sorted, 50) as f64 / 1e3,
         percentile(&sorted, 99) as f64 / 1e3,
+        sleeps as f64 / jobs as f64,
     ]
 }
 
@@ -343,6 +349,13 @@ static DETAIL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::ne
 fn percentile(sorted: &[u64], percent: usize) -> u64 {
     let rank = (sorted.len() * percent).div_ceil(100).max(1);
     sorted[rank - 1]
+}
+
+fn pool_sleeps<P: Pool>(pool: &Started<P>) -> u64 {
+    pool.sleeps().unwrap_or_else(|| {
+        eprintln!("compare: per-thread context switch counts are not available on this platform");
+        exit(2)
+    })
 }
 
 fn pool_cpu<P: Pool>(pool: &Started<P>) -> u64 {

@@ -161,6 +161,40 @@ impl CpuClock {
     }
 }
 
+/// The kernel's id of the calling thread, where `/proc/self/task/<id>` exists.
+fn kernel_thread_id() -> Option<i32> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `gettid` has no preconditions.
+        Some(unsafe { libc::gettid() })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// How many times a thread has blocked (`voluntary_ctxt_switches` in
+/// `/proc/self/task/<id>/status`): each time a worker goes to sleep on its
+/// condition variable counts once; `yield_now` does not count.
+fn voluntary_switches(thread_id: i32) -> u64 {
+    let path = format!("/proc/self/task/{thread_id}/status");
+    let status = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("cannot read {path}: {error}"));
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))
+        .and_then(|count| count.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{path} has no voluntary_ctxt_switches line"))
+}
+
+/// What a worker registers when it starts, to be read from outside.
+#[derive(Clone, Copy)]
+struct Probe {
+    clock: Option<CpuClock>,
+    thread_id: Option<i32>,
+}
+
 // ---------------------------------------------------------------------------
 // A pool whose threads are counted in and out.
 
@@ -168,7 +202,7 @@ impl CpuClock {
 struct Census {
     started: AtomicUsize,
     exited: AtomicUsize,
-    clocks: Mutex<Vec<Option<CpuClock>>>,
+    probes: Mutex<Vec<Probe>>,
 }
 
 /// A pool built and waited for: every worker has run its start handler and
@@ -187,11 +221,10 @@ impl<P: Pool> Started<P> {
         let on_start: ThreadHook = {
             let census = Arc::clone(&census);
             Arc::new(move |_| {
-                census
-                    .clocks
-                    .lock()
-                    .unwrap()
-                    .push(CpuClock::of_current_thread());
+                census.probes.lock().unwrap().push(Probe {
+                    clock: CpuClock::of_current_thread(),
+                    thread_id: kernel_thread_id(),
+                });
                 census.started.fetch_add(1, Ordering::SeqCst);
             })
         };
@@ -217,10 +250,20 @@ impl<P: Pool> Started<P> {
     /// The CPU time used so far by all the pool's workers together, in
     /// nanoseconds, or `None` where per-thread CPU clocks are not available.
     pub fn cpu_ns(&self) -> Option<u64> {
-        let clocks = self.census.clocks.lock().unwrap();
-        clocks
+        let probes = self.census.probes.lock().unwrap();
+        probes
             .iter()
-            .map(|clock| clock.map(CpuClock::read_ns))
+            .map(|probe| probe.clock.map(CpuClock::read_ns))
+            .sum()
+    }
+
+    /// How many times the pool's workers have blocked so far, all together,
+    /// or `None` where this cannot be read.
+    pub fn sleeps(&self) -> Option<u64> {
+        let probes = self.census.probes.lock().unwrap();
+        probes
+            .iter()
+            .map(|probe| probe.thread_id.map(voluntary_switches))
             .sum()
     }
 
