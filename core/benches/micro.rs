@@ -32,10 +32,11 @@ fn thread_counts() -> Vec<usize> {
     counts
 }
 
-/// fib(20) with a join at every call, inside `install`; counted in joins.
+/// fib(25) with a join at every call, inside `install`; counted in joins
+/// (121,392 per run, so the `install` round trip is about 1% of a run).
 #[divan::bench(types = [Drowse, Rayon], args = [1, 2])]
 fn join_fib<P: Pool>(bencher: Bencher, threads: usize) {
-    const N: u32 = 20;
+    const N: u32 = 25;
     let pool = Started::<P>::new(threads);
     bencher
         .counter(ItemsCount::new(common::joins_in_fib(N)))
@@ -43,16 +44,22 @@ fn join_fib<P: Pool>(bencher: Bencher, threads: usize) {
     pool.finish();
 }
 
-/// The 1023-node tree summed with a join at every inner node.
+/// The 1023-node tree summed with a join at every inner node, 100 sums per
+/// `install` (one sum takes about as long as the `install` round trip);
+/// counted in joins.
 #[divan::bench(types = [Drowse, Rayon], args = thread_counts())]
 fn tree1023<P: Pool>(bencher: Bencher, threads: usize) {
+    const SUMS: u64 = 100;
     let tree = Node::tree(common::TREE_LEVELS);
     let pool = Started::<P>::new(threads);
     bencher
-        .counter(ItemsCount::new(tree.inner_nodes()))
+        .counter(ItemsCount::new(tree.inner_nodes() * SUMS))
         .bench_local(|| {
-            pool.pool()
-                .install(|| common::tree_sum::<P>(black_box(&tree)))
+            pool.pool().install(|| {
+                for _ in 0..SUMS {
+                    black_box(common::tree_sum::<P>(black_box(&tree)));
+                }
+            })
         });
     pool.finish();
 }
