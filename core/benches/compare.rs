@@ -15,8 +15,8 @@
 //!
 //! Output: `#` lines describe the run; with `--samples`, one `sample` line
 //! per measurement (and a `detail` line per sporadic run: more latency
-//! percentiles and how many jobs started late); then one tab-separated line per figure:
-//! `result <name> <unit> <drowse median> <rayon median> <ratio>`.
+//! percentiles and how many jobs started late); then one tab-separated line
+//! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>`.
 //! `--callgrind-fib` computes fib(N) with a join at every call on a 1-thread
 //! pool (or serially) and exits; `ci/bench` runs it under callgrind.
 
