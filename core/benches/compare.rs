@@ -1,0 +1,563 @@
+//! Drowse against rayon-core 1.13, in one process, interleaved: the numbers
+//! behind `ci/bench` and docs/performance.md.
+//!
+//! Every benchmark is measured in rounds; each round measures both pools, one
+//! right after the other, on fresh pools (alternating which goes first), so
+//! that load from elsewhere on the machine hits both alike. The figure of a
+//! pool is the median over its rounds, and the ratio is Drowse's median over
+//! rayon-core's (lower is better for every row).
+//!
+//! ```text
+//! compare [--quick] [--threads N] [--only NAME,...] [--samples]
+//! compare --list
+//! compare --callgrind-fib drowse|rayon|serial N
+//! ```
+//!
+//! Output: `#` lines describe the run; with `--samples`, one `sample` line
+//! per measurement (and a `detail` line per sporadic run: more latency
+//! percentiles and how many jobs started late); then one tab-separated line
+//! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>`.
+//! `--callgrind-fib` computes fib(N) with a join at every call on a 1-thread
+//! pool (or serially) and exits; `ci/bench` runs it under callgrind.
+
+mod common;
+
+use common::{Drowse, Node, Pool, Rayon, Started};
+use std::hint::black_box;
+use std::process::exit;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "\
+usage: compare [--quick] [--threads N] [--only NAME,...] [--samples]
+       compare --list
+       compare --callgrind-fib drowse|rayon|serial N";
+
+/// The argument of fib in the join benchmarks (121,392 joins).
+const FIB_N: u32 = 25;
+/// The pool size of the idle and sporadic benchmarks (fixed by the issue).
+const SPORADIC_THREADS: usize = 8;
+const SPORADIC_PERIOD: Duration = Duration::from_millis(1);
+const SPORADIC_DURATION: Duration = Duration::from_secs(1);
+const IDLE_DURATION: Duration = Duration::from_secs(2);
+const FLOOD_SPAWNS: usize = 1_000_000;
+const SCOPE_SPAWNS: usize = 100_000;
+const SUM_LEN: u64 = 10_000_000;
+/// Tree sums per tree measurement (one sum is a few microseconds).
+const TREE_REPEATS: u32 = 2_000;
+/// How long a fresh pool is left alone before a sporadic run, so that it
+/// starts from sleep as a long-idle pool would.
+const SETTLE: Duration = Duration::from_millis(100);
+
+struct Options {
+    quick: bool,
+    threads: usize,
+    only: Option<Vec<String>>,
+    samples: bool,
+}
+
+impl Options {
+    /// Rounds of a benchmark that takes milliseconds per measurement.
+    fn short_rounds(&self) -> usize {
+        if self.quick {
+            5
+        } else {
+            21
+        }
+    }
+
+    /// Rounds of a benchmark that takes a second or more per measurement.
+    fn long_rounds(&self) -> usize {
+        if self.quick {
+            3
+        } else {
+            7
+        }
+    }
+}
+
+/// The figures one measurement produces (several for the sporadic runs).
+type Figures = Vec<f64>;
+
+/// A benchmark: its name, the name and unit of each figure it produces, and
+/// whether it is a long one.
+struct Bench {
+    name: String,
+    figures: Vec<(String, &'static str)>,
+    long: bool,
+    run: fn(&Options, Which) -> Figures,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Drowse,
+    Rayon,
+}
+
+/// Calls the generic measurement `$f::<Drowse>` or `$f::<Rayon>`.
+macro_rules! by_pool {
+    ($which:expr, $f:ident, $arg:expr) => {
+        match $which {
+            Which::Drowse => $f::<Drowse>($arg),
+            Which::Rayon => $f::<Rayon>($arg),
+        }
+    };
+}
+
+type Run = fn(&Options, Which) -> Figures;
+
+fn single(name: String, unit: &'static str, long: bool, run: Run) -> Bench {
+    Bench {
+        figures: vec![(name.clone(), unit)],
+        name,
+        long,
+        run,
+    }
+}
+
+fn sporadic_bench(mode: &str, run: Run) -> Bench {
+    let s = SPORADIC_THREADS;
+    Bench {
+        name: format!("sporadic_{mode}_{s}t"),
+        figures: vec![
+            (format!("sporadic_{mode}_{s}t_cpu"), "ms CPU/s"),
+            (format!("sporadic_{mode}_{s}t_p50"), "us"),
+            (format!("sporadic_{mode}_{s}t_p99"), "us"),
+            (format!("sporadic_{mode}_{s}t_blocks"), "blocks/job"),
+        ],
+        long: true,
+        run,
+    }
+}
+
+fn benches(options: &Options) -> Vec<Bench> {
+    let t = options.threads;
+    let s = SPORADIC_THREADS;
+    vec![
+        single(format!("join_fib{FIB_N}_1t"), "ns/join", false, |_, w| {
+            by_pool!(w, join_fib, 1)
+        }),
+        single(format!("join_fib{FIB_N}_2t"), "ns/join", false, |_, w| {
+            by_pool!(w, join_fib, 2)
+        }),
+        single("tree1023_1t".to_string(), "us/tree", false, |_, w| {
+            by_pool!(w, tree, 1)
+        }),
+        single(format!("tree1023_{t}t"), "us/tree", false, |o, w| {
+            by_pool!(w, tree, o.threads)
+        }),
+        single(format!("sum10M_{t}t"), "ms", false, |o, w| {
+            by_pool!(w, sum_10m, o.threads)
+        }),
+        single(format!("scope100k_{t}t"), "ns/spawn", false, |o, w| {
+            by_pool!(w, scope_100k, o.threads)
+        }),
+        single(format!("spawn_flood1M_{t}t"), "ns/spawn", false, |o, w| {
+            by_pool!(w, spawn_flood_1m, o.threads)
+        }),
+        single(format!("idle_{s}t_2s"), "ms CPU", true, |_, w| {
+            by_pool!(w, idle, SPORADIC_THREADS)
+        }),
+        sporadic_bench("spawn", |_, w| by_pool!(w, sporadic, Mode::Spawn)),
+        sporadic_bench("install", |_, w| by_pool!(w, sporadic, Mode::Install)),
+    ]
+}
+
+// ---------------------------------------------------------------------------
+// Measurements: each builds a fresh pool, measures once, and finishes it.
+
+/// ns per join of fib(FIB_N), timed inside the pool (after one warm-up run),
+/// so that the install round trip is not counted.
+fn join_fib<P: Pool>(threads: usize) -> Figures {
+    let pool = Started::<P>::new(threads);
+    pool.pool()
+        .install(|| black_box(common::fib::<P>(black_box(15))));
+    let (elapsed, value) = pool.pool().install(|| {
+        let start = Instant::now();
+        let value = common::fib::<P>(black_box(FIB_N));
+        (start.elapsed(), value)
+    });
+    assert_eq!(value, common::fib_value(FIB_N), "{}: wrong fib", P::NAME);
+    pool.finish();
+    vec![elapsed.as_nanos() as f64 / common::joins_in_fib(FIB_N) as f64]
+}
+
+/// us per sum of the 1023-node tree, TREE_REPEATS sums timed inside the pool.
+fn tree<P: Pool>(threads: usize) -> Figures {
+    let tree = Node::tree(common::TREE_LEVELS);
+    let expected = 1023 * 1024 / 2;
+    let pool = Started::<P>::new(threads);
+    pool.pool()
+        .install(|| black_box(common::tree_sum::<P>(&tree)));
+    let elapsed = pool.pool().install(|| {
+        let start = Instant::now();
+        for _ in 0..TREE_REPEATS {
+            let total = common::tree_sum::<P>(black_box(&tree));
+            assert_eq!(total, expected, "{}: wrong tree sum", P::NAME);
+        }
+        start.elapsed()
+    });
+    pool.finish();
+    vec![elapsed.as_secs_f64() * 1e6 / f64::from(TREE_REPEATS)]
+}
+
+/// ms per divide-and-conquer sum of 10M u64, timed inside the pool.
+fn sum_10m<P: Pool>(threads: usize) -> Figures {
+    thread_local! {
+        static DATA: Vec<u64> = (0..SUM_LEN).collect();
+    }
+    DATA.with(|data| {
+        let pool = Started::<P>::new(threads);
+        pool.pool().install(|| black_box(common::sum::<P>(data)));
+        let (elapsed, total) = pool.pool().install(|| {
+            let start = Instant::now();
+            let total = common::sum::<P>(black_box(data));
+            (start.elapsed(), total)
+        });
+        assert_eq!(total, SUM_LEN * (SUM_LEN - 1) / 2, "{}: wrong sum", P::NAME);
+        pool.finish();
+        vec![elapsed.as_secs_f64() * 1e3]
+    })
+}
+
+/// ns per spawn of a scope with 100k spawns, called from outside the pool.
+fn scope_100k<P: Pool>(threads: usize) -> Figures {
+    let pool = Started::<P>::new(threads);
+    common::scope_spawns(pool.pool(), 1000);
+    let start = Instant::now();
+    common::scope_spawns(pool.pool(), SCOPE_SPAWNS);
+    let elapsed = start.elapsed();
+    pool.finish();
+    vec![elapsed.as_nanos() as f64 / SCOPE_SPAWNS as f64]
+}
+
+/// ns per spawn of 1M empty spawns from an outside thread, until all ran.
+fn spawn_flood_1m<P: Pool>(threads: usize) -> Figures {
+    let pool = Started::<P>::new(threads);
+    common::spawn_flood(pool.pool(), 1000);
+    let start = Instant::now();
+    common::spawn_flood(pool.pool(), FLOOD_SPAWNS);
+    let elapsed = start.elapsed();
+    pool.finish();
+    vec![elapsed.as_nanos() as f64 / FLOOD_SPAWNS as f64]
+}
+
+/// ms of CPU used by the pool's workers in the 2 s after all have started.
+fn idle<P: Pool>(threads: usize) -> Figures {
+    let pool = Started::<P>::new(threads);
+    let before = pool_cpu(&pool);
+    thread::sleep(IDLE_DURATION);
+    let used = pool_cpu(&pool) - before;
+    pool.finish();
+    vec![used as f64 / 1e6]
+}
+
+#[derive(Clone, Copy)]
+enum Mode {
+    Spawn,
+    Install,
+}
+
+/// One tiny job every SPORADIC_PERIOD for SPORADIC_DURATION, from this
+/// (outside) thread, into a pool that starts asleep. Figures: the workers'
+/// CPU per second of the run; the p50 and p99 of the time from the call
+/// (`spawn` or `install`) to the start of the job; and how many times the
+/// workers blocked per job (went to sleep, or waited for a contended lock:
+/// their voluntary context switches).
+fn sporadic<P: Pool>(mode: Mode) -> Figures {
+    let pool = Started::<P>::new(SPORADIC_THREADS);
+    thread::sleep(SETTLE);
+    let jobs = (SPORADIC_DURATION.as_nanos() / SPORADIC_PERIOD.as_nanos()) as usize;
+    // Inject-to-start latency of each job in ns; u64::MAX until it has run.
+    let latencies: Arc<Vec<AtomicU64>> =
+        Arc::new((0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect());
+    let cpu_before = pool_cpu(&pool);
+    let sleeps_before = pool_sleeps(&pool);
+    let base = Instant::now();
+    for job in 0..jobs {
+        let due = base + SPORADIC_PERIOD * job as u32;
+        let now = Instant::now();
+        if due > now {
+            thread::sleep(due - now);
+        }
+        let called = base.elapsed().as_nanos() as u64;
+        let record = {
+            let latencies = Arc::clone(&latencies);
+            move || {
+                let started = base.elapsed().as_nanos() as u64;
+                latencies[job].store(started - called, Ordering::Release);
+            }
+        };
+        match mode {
+            Mode::Spawn => pool.pool().spawn(record),
+            Mode::Install => pool.pool().install(record),
+        }
+    }
+    // Wait for the last spawned jobs; installs have all finished already.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while latencies
+        .iter()
+        .any(|l| l.load(Ordering::Acquire) == u64::MAX)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "{}: sporadic jobs did not run within 30 s",
+            P::NAME
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+    let elapsed = base.elapsed();
+    let cpu = pool_cpu(&pool) - cpu_before;
+    let sleeps = pool_sleeps(&pool) - sleeps_before;
+    pool.finish();
+    let mut sorted: Vec<u64> = latencies
+        .iter()
+        .map(|l| l.load(Ordering::Acquire))
+        .collect();
+    sorted.sort_unstable();
+    if DETAIL.load(Ordering::Relaxed) {
+        let late = sorted
+            .iter()
+            .filter(|&&l| l > SPORADIC_PERIOD.as_nanos() as u64 / 2)
+            .count();
+        println!(
+            "detail\t{}\t{}\tp90 {} us, p99.9 {} us, max {} us, {late} of {jobs} jobs started more than half a period late",
+            P::NAME,
+            match mode {
+                Mode::Spawn => "spawn",
+                Mode::Install => "install",
+            },
+            percentile(&sorted, 90) / 1000,
+            sorted[(sorted.len() * 999).div_ceil(1000) - 1] / 1000,
+            sorted[sorted.len() - 1] / 1000,
+        );
+    }
+    vec![
+        cpu as f64 / 1e6 / elapsed.as_secs_f64(),
+        percentile(&sorted, 50) as f64 / 1e3,
+        percentile(&sorted, 99) as f64 / 1e3,
+        sleeps as f64 / jobs as f64,
+    ]
+}
+
+/// Whether `--samples` asked for the latency details of the sporadic runs.
+static DETAIL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The nearest-rank percentile of sorted values.
+fn percentile(sorted: &[u64], percent: usize) -> u64 {
+    let rank = (sorted.len() * percent).div_ceil(100).max(1);
+    sorted[rank - 1]
+}
+
+fn pool_sleeps<P: Pool>(pool: &Started<P>) -> u64 {
+    pool.sleeps().unwrap_or_else(|| {
+        eprintln!("compare: per-thread context switch counts are not available on this platform");
+        exit(2)
+    })
+}
+
+fn pool_cpu<P: Pool>(pool: &Started<P>) -> u64 {
+    pool.cpu_ns().unwrap_or_else(|| {
+        eprintln!("compare: per-thread CPU clocks are not available on this platform");
+        exit(2)
+    })
+}
+
+// ---------------------------------------------------------------------------
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[middle]
+    } else {
+        (values[middle - 1] + values[middle]) / 2.0
+    }
+}
+
+fn run(options: &Options) {
+    let all = benches(options);
+    if let Some(only) = &options.only {
+        for name in only {
+            if !all.iter().any(|b| &b.name == name) {
+                eprintln!("compare: no benchmark named '{name}' (see --list)");
+                exit(2);
+            }
+        }
+    }
+    println!(
+        "# compare: drowse vs rayon-core 1.13.0; {} mode; {} threads for the *_{}t rows; {} CPUs available",
+        if options.quick { "quick" } else { "full" },
+        options.threads,
+        options.threads,
+        available_cpus(),
+    );
+    println!(
+        "# rounds: {} per short benchmark, {} per long one (idle, sporadic); figure = median over rounds; ratio = drowse / rayon-core",
+        options.short_rounds(),
+        options.long_rounds()
+    );
+    for bench in &all {
+        if let Some(only) = &options.only {
+            if !only.contains(&bench.name) {
+                continue;
+            }
+        }
+        let rounds = if bench.long {
+            options.long_rounds()
+        } else {
+            options.short_rounds()
+        };
+        let mut drowse: Vec<Figures> = Vec::new();
+        let mut rayon: Vec<Figures> = Vec::new();
+        for round in 0..rounds {
+            let order = if round % 2 == 0 {
+                [Which::Drowse, Which::Rayon]
+            } else {
+                [Which::Rayon, Which::Drowse]
+            };
+            for which in order {
+                let figures = (bench.run)(options, which);
+                if options.samples {
+                    for ((name, unit), value) in bench.figures.iter().zip(&figures) {
+                        let pool = match which {
+                            Which::Drowse => Drowse::NAME,
+                            Which::Rayon => Rayon::NAME,
+                        };
+                        println!("sample\t{name}\t{unit}\t{pool}\t{round}\t{value:.3}");
+                    }
+                }
+                match which {
+                    Which::Drowse => drowse.push(figures),
+                    Which::Rayon => rayon.push(figures),
+                }
+            }
+        }
+        for (index, (name, unit)) in bench.figures.iter().enumerate() {
+            let d = median(&mut drowse.iter().map(|f| f[index]).collect::<Vec<_>>());
+            let r = median(&mut rayon.iter().map(|f| f[index]).collect::<Vec<_>>());
+            let ratio = if r > 0.0 {
+                format!("{:.2}", d / r)
+            } else {
+                "-".to_string()
+            };
+            println!(
+                "result\t{name}\t{unit}\t{}\t{}\t{ratio}",
+                figure(d),
+                figure(r)
+            );
+        }
+    }
+}
+
+/// Three significant digits, without exponents.
+fn figure(value: f64) -> String {
+    if value == 0.0 {
+        return "0".to_string();
+    }
+    let digits = (2 - value.abs().log10().floor() as i32).max(0) as usize;
+    format!("{value:.digits$}")
+}
+
+fn available_cpus() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// fib(n) with a join at every call on a 1-thread pool, or serially; the
+/// pool's thread has exited when this returns.
+fn callgrind_fib(pool: &str, n: u32) {
+    fn on_pool<P: Pool>(n: u32) -> u64 {
+        let pool = Started::<P>::new(1);
+        let value = pool.pool().install(|| common::fib::<P>(black_box(n)));
+        pool.finish();
+        value
+    }
+    let value = match pool {
+        "drowse" => on_pool::<Drowse>(n),
+        "rayon" | "rayon-core" => on_pool::<Rayon>(n),
+        "serial" => common::fib_serial(black_box(n)),
+        other => {
+            eprintln!("compare: --callgrind-fib takes drowse, rayon or serial, not '{other}'");
+            exit(2)
+        }
+    };
+    assert_eq!(value, common::fib_value(n), "{pool}: wrong fib");
+    println!(
+        "callgrind-fib\t{pool}\t{n}\t{}\t{value}",
+        common::joins_in_fib(n)
+    );
+}
+
+fn main() {
+    common::exit_unless_std_world("compare");
+    let mut options = Options {
+        quick: false,
+        threads: available_cpus(),
+        only: None,
+        samples: false,
+    };
+    let mut args = std::env::args().skip(1);
+    let value_of = |args: &mut dyn Iterator<Item = String>, flag: &str| {
+        args.next().unwrap_or_else(|| {
+            eprintln!("compare: {flag} needs a value\n{USAGE}");
+            exit(2)
+        })
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            // `cargo bench` passes `--bench` to every bench binary.
+            "--bench" => {}
+            "--quick" => options.quick = true,
+            "--samples" => {
+                options.samples = true;
+                DETAIL.store(true, Ordering::Relaxed);
+            }
+            "--threads" => {
+                let text = value_of(&mut args, "--threads");
+                options.threads = match text.parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => {
+                        eprintln!("compare: --threads needs a positive number, not '{text}'");
+                        exit(2)
+                    }
+                };
+            }
+            "--only" => {
+                let text = value_of(&mut args, "--only");
+                options.only = Some(text.split(',').map(str::to_string).collect());
+            }
+            "--list" => {
+                for bench in benches(&options) {
+                    let units: Vec<String> = bench
+                        .figures
+                        .iter()
+                        .map(|(name, unit)| format!("{name} ({unit})"))
+                        .collect();
+                    println!("{}\t{}", bench.name, units.join(", "));
+                }
+                return;
+            }
+            "--callgrind-fib" => {
+                let pool = value_of(&mut args, "--callgrind-fib");
+                let text = value_of(&mut args, "--callgrind-fib");
+                let n = text.parse().unwrap_or_else(|_| {
+                    eprintln!("compare: --callgrind-fib needs a number, not '{text}'");
+                    exit(2)
+                });
+                callgrind_fib(&pool, n);
+                return;
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return;
+            }
+            other => {
+                eprintln!("compare: unknown argument '{other}'\n{USAGE}");
+                exit(2);
+            }
+        }
+    }
+    run(&options);
+}
