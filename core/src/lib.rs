@@ -41,7 +41,6 @@ mod join;
 mod latch;
 #[doc(hidden)]
 pub mod model_api;
-pub mod mutant;
 mod registry;
 mod scope;
 mod sleep;
