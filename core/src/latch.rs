@@ -20,7 +20,6 @@
 //! and it stays awake. Every change of the word is a read-modify-write, so
 //! the setter and the owner always act on the newest value.
 
-use crate::mutant::{self, Mutant};
 use crate::registry::{Registry, WakeInFlight};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::{Arc, Condvar, Mutex};
@@ -68,13 +67,8 @@ impl CoreLatch {
     /// means the latch was set meanwhile and the owner must not sleep.
     #[inline]
     pub(crate) fn get_sleepy(&self) -> bool {
-        let announced = if mutant::is_active(Mutant::LatchWithoutSleepy) {
-            SLEEPING
-        } else {
-            SLEEPY
-        };
         self.state
-            .compare_exchange(UNSET, announced, Ordering::SeqCst, Ordering::Relaxed)
+            .compare_exchange(UNSET, SLEEPY, Ordering::SeqCst, Ordering::Relaxed)
             .is_ok()
     }
 
@@ -82,10 +76,6 @@ impl CoreLatch {
     /// latch was set meanwhile.
     #[inline]
     pub(crate) fn fall_asleep(&self) -> bool {
-        if mutant::is_active(Mutant::LatchWithoutSleepy) {
-            // The mutant already claimed SLEEPING before the lock was taken.
-            return true;
-        }
         self.state
             .compare_exchange(SLEEPY, SLEEPING, Ordering::SeqCst, Ordering::Relaxed)
             .is_ok()
@@ -111,7 +101,7 @@ impl CoreLatch {
         // SAFETY: the caller guarantees `this` is live until the swap has
         // happened; nothing reads `*this` after it.
         let before = unsafe { (*this).state.swap(SET, Ordering::AcqRel) };
-        before == SLEEPING && !mutant::is_active(Mutant::LatchSetNeverWakes)
+        before == SLEEPING
     }
 
     /// Whether the latch is set. Acquire, so that what the setter wrote before
@@ -195,8 +185,7 @@ impl Latch for SpinLatch<'_> {
         };
         // Keep the owner's pool alive across the wake-up when the owner may
         // drop it the moment it sees SET.
-        let keep_alive = cross_registry && !mutant::is_active(Mutant::CrossLatchNoKeepalive);
-        let kept_alive = keep_alive.then(|| Arc::clone(registry));
+        let kept_alive = cross_registry.then(|| Arc::clone(registry));
         let registry: &Registry = kept_alive.as_deref().unwrap_or(registry);
         // Debug and checker builds: the registry must not be freed until this
         // wake-up is done. Declared after `kept_alive`, so dropped before it.

@@ -50,7 +50,6 @@ mod latch;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod model_api;
-pub mod mutant;
 mod registry;
 mod scope;
 mod sleep;

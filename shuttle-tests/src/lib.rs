@@ -27,8 +27,10 @@
 //! Environment:
 //! - `DROWSE_SHUTTLE_ITERATIONS=<n>` replaces every test's iteration count;
 //! - `DROWSE_SHUTTLE_SCALE=<f>` multiplies the default counts (e.g. `10`);
-//! - `DROWSE_SHUTTLE_SEED=<u64>` fixes the scheduler seed (otherwise a fresh
-//!   random seed, printed, is used each run); shuttle's own
+//! - `DROWSE_SHUTTLE_SEED=<u64>` sets the scheduler seed, and
+//!   `DROWSE_SHUTTLE_SEED=random` draws a fresh one for each test; unset,
+//!   every test uses the fixed `DEFAULT_SEED`, so that CI runs are the same
+//!   each time. The result line prints the seed either way; shuttle's own
 //!   `SHUTTLE_RANDOM_SEED` overrides it.
 
 pub mod scenarios;

@@ -6,8 +6,8 @@ use shuttle::scheduler::{
 };
 use shuttle::Runner;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Once};
 use std::time::Instant;
 
 /// Which shuttle scheduler explores the schedules.
@@ -188,14 +188,28 @@ pub fn iterations(default: usize) -> usize {
     ((default as f64 * scale).round() as usize).max(1)
 }
 
-/// The scheduler seed: `DROWSE_SHUTTLE_SEED` if set, else a fresh one.
+/// The seed every check uses unless `DROWSE_SHUTTLE_SEED` says otherwise, so
+/// that CI runs, and the mutant kills listed in `ci/mutants.d/shuttle.tsv`,
+/// are the same on every run.
+pub const DEFAULT_SEED: u64 = 20_261_122;
+
+/// The scheduler seed: [`DEFAULT_SEED`]; or `DROWSE_SHUTTLE_SEED=<u64>`; or,
+/// with `DROWSE_SHUTTLE_SEED=random`, a fresh one for each check. The result
+/// line prints it either way.
+///
+/// # Panics
+/// When the variable is set to anything else.
 pub fn seed() -> u64 {
-    if let Ok(text) = std::env::var("DROWSE_SHUTTLE_SEED") {
-        return text
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("DROWSE_SHUTTLE_SEED={text:?} is not a u64"));
+    match std::env::var("DROWSE_SHUTTLE_SEED") {
+        Err(_) => DEFAULT_SEED,
+        Ok(text) if text.trim() == "random" => fresh_seed(),
+        Ok(text) => text.trim().parse().unwrap_or_else(|_| {
+            panic!("DROWSE_SHUTTLE_SEED={text:?} is neither a u64 nor \"random\"")
+        }),
     }
+}
+
+fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u128(
@@ -208,7 +222,7 @@ pub fn seed() -> u64 {
 }
 
 /// Replays `schedule` (a string shuttle printed for a failure) on
-/// `scenario`. For the `replay_*` tests, which fail under their mutant.
+/// `scenario`.
 pub fn replay<F>(scenario: F, schedule: &str)
 where
     F: Fn() + Send + Sync + 'static,
@@ -216,6 +230,78 @@ where
     // `shuttle::replay(scenario, schedule)` with this suite's configuration.
     Runner::new(ReplayScheduler::new_from_encoded(schedule), config()).run(scenario);
 }
+
+/// [`replay`]s one mutant's counterexample, as test `test`, and prints a
+/// result line. For the `replay_*` tests, which `ci/mutants` runs with their mutant's patch applied and
+/// which must fail there (`result=fail`). A schedule that no longer fits
+/// the code (the replay scheduler finds a step it cannot take, because a
+/// change moved a scheduling point) prints `result=diverged` instead: the
+/// schedule must be recorded again.
+///
+/// What decides is the first panic of the replay: once the scenario has
+/// failed, shuttle goes on scheduling while the tasks unwind and the replay
+/// scheduler, past the end of the recorded failure, panics too. The line is
+/// printed at that first panic, because a later one may reach one of the
+/// pool's abort guards and end the process before this function returns.
+/// Replays run one at a time.
+pub fn replay_counterexample<F>(test: &'static str, scenario: F, schedule: &str)
+where
+    F: Fn() + Send + Sync + 'static,
+{
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    watch_replay_panics();
+    *REPLAY_TEST.lock().unwrap_or_else(|e| e.into_inner()) = test;
+    REPLAY_FIRST_PANIC_SEEN.store(false, Ordering::SeqCst);
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| replay(scenario, schedule)));
+    match outcome {
+        Ok(_) => println!("test={test} checker=shuttle scheduler=replay executions=1 result=pass"),
+        Err(payload) => panic::resume_unwind(payload),
+    }
+}
+
+/// The replay now running, for the panic hook.
+static REPLAY_TEST: Mutex<&str> = Mutex::new("");
+/// Whether the running replay has panicked yet.
+static REPLAY_FIRST_PANIC_SEEN: AtomicBool = AtomicBool::new(false);
+
+/// Installs (once) a panic hook, around shuttle's, that prints the result
+/// line of the running replay at its first panic: `result=diverged` when
+/// that panic is the replay scheduler's, `result=fail` otherwise.
+fn watch_replay_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Shuttle installs its hook at its first execution; wrap that one.
+        shuttle::check_random(|| {}, 1);
+        let shuttle_hook = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !REPLAY_FIRST_PANIC_SEEN.swap(true, Ordering::SeqCst) {
+                let message = panic_message(info.payload()).unwrap_or("");
+                let test = *REPLAY_TEST.lock().unwrap_or_else(|e| e.into_inner());
+                if DIVERGENCE_MESSAGES.iter().any(|m| message.contains(m)) {
+                    println!(
+                        "test={test} checker=shuttle scheduler=replay result=diverged (the \
+                         recorded schedule no longer fits the code; record it again)"
+                    );
+                } else {
+                    println!(
+                        "test={test} checker=shuttle scheduler=replay result=fail executions_to_failure=1"
+                    );
+                }
+            }
+            shuttle_hook(info);
+        }));
+    });
+}
+
+/// The panic messages of shuttle's replay scheduler when the recorded
+/// schedule does not fit the execution (shuttle-schedulers 0.1, `replay.rs`).
+const DIVERGENCE_MESSAGES: &[&str] = &[
+    "schedule ended early",
+    "scheduled task is not runnable",
+    "expected context switch but next schedule step is random choice",
+    "expected random choice but next schedule step is context switch",
+];
 
 /// Silences the panics whose message is `message` (a scenario's own seeded
 /// panic, caught inside the scenario) so that shuttle does not print a

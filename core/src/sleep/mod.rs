@@ -12,8 +12,7 @@ pub use self::counters::JecWidth;
 pub(crate) use self::counters::THREADS_MAX;
 use self::counters::{AtomicCounters, JobsEventCounter};
 use crate::latch::CoreLatch;
-use crate::mutant::{self, Mutant};
-use crate::sync::atomic::{fence, AtomicBool, AtomicUsize, Ordering};
+use crate::sync::atomic::{fence, AtomicUsize, Ordering};
 use crate::sync::{thread, Condvar, Mutex, IS_CHECKER};
 use crossbeam_utils::CachePadded;
 
@@ -37,13 +36,10 @@ pub(crate) struct Sleep {
 /// Where one worker blocks.
 #[derive(Default)]
 struct WorkerSleepState {
-    /// Held by the worker from just before it commits to sleeping until it
-    /// blocks, and by any thread that wakes it.
-    lock: Mutex<()>,
     /// True while the worker is blocked (or about to block) and nobody has
-    /// woken it. Read and written only under `lock`; it is an atomic only so
-    /// that a seeded mutant can read it without the lock.
-    is_blocked: AtomicBool,
+    /// woken it. The worker holds this mutex from just before it commits to
+    /// sleeping until it blocks, and any thread that wakes it takes it.
+    is_blocked: Mutex<bool>,
     wake_up: Condvar,
 }
 
@@ -176,6 +172,9 @@ impl Sleep {
             idle_state.rounds += 1;
         } else if idle_state.rounds == ROUNDS_UNTIL_SLEEPY {
             idle_state.jobs_counter = self.announce_sleepy();
+            // Only an even JEC can stand for "nothing posted since I got
+            // sleepy"; a poster makes it odd.
+            debug_assert!(idle_state.jobs_counter.is_sleepy());
             idle_state.rounds += 1;
             thread::yield_now();
         } else if idle_state.rounds < ROUNDS_UNTIL_SLEEPING {
@@ -192,17 +191,10 @@ impl Sleep {
     /// would mistake our own bump for new work.
     #[cold]
     fn announce_sleepy(&self) -> JobsEventCounter {
-        let bump_when = if mutant::is_active(Mutant::AnnounceBumpsIfEven) {
-            JobsEventCounter::is_sleepy
-        } else {
-            JobsEventCounter::is_active
-        };
-        let (before, after) = self.counters.bump_jobs_counter_if(bump_when);
-        if mutant::is_active(Mutant::SnapshotBeforeBump) {
-            before.jobs_counter()
-        } else {
-            after.jobs_counter()
-        }
+        let (_, after) = self
+            .counters
+            .bump_jobs_counter_if(JobsEventCounter::is_active);
+        after.jobs_counter()
     }
 
     #[cold]
@@ -218,8 +210,8 @@ impl Sleep {
             return;
         }
         let sleep_state = &self.worker_sleep_states[worker_index];
-        let guard = sleep_state.lock.lock().unwrap();
-        debug_assert!(!sleep_state.is_blocked.load(Ordering::Relaxed));
+        let mut is_blocked = sleep_state.is_blocked.lock().unwrap();
+        debug_assert!(!*is_blocked);
         if !latch.fall_asleep() {
             idle_state.wake_fully();
             return;
@@ -229,9 +221,7 @@ impl Sleep {
         // sleepy: the JEC check and the increment are one compare-and-swap.
         loop {
             let counters = self.counters.load();
-            if !mutant::is_active(Mutant::NoJecCheck)
-                && counters.jobs_counter() != idle_state.jobs_counter
-            {
+            if counters.jobs_counter() != idle_state.jobs_counter {
                 self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
                 idle_state.wake_partly();
                 latch.wake_up();
@@ -245,24 +235,18 @@ impl Sleep {
         // Orders our increment before the final look at the injector, against
         // the fence a poster runs between its push and its read of the
         // counters. See the module documentation.
-        if !mutant::is_active(Mutant::NoSleepFence) {
-            fence(Ordering::SeqCst);
-        }
+        fence(Ordering::SeqCst);
 
-        if !mutant::is_active(Mutant::NoFinalInjectorCheck) && has_injected_jobs() {
+        if has_injected_jobs() {
             // Nobody can have woken us: a waker needs our lock. Undo our own
             // increment.
             self.counters.sub_sleeping_thread();
         } else {
-            sleep_state.is_blocked.store(true, Ordering::Relaxed);
-            let mut guard = guard;
-            while sleep_state.is_blocked.load(Ordering::Relaxed) {
-                guard = sleep_state.wake_up.wait(guard).unwrap();
+            *is_blocked = true;
+            while *is_blocked {
+                is_blocked = sleep_state.wake_up.wait(is_blocked).unwrap();
             }
-            drop(guard);
-            if mutant::is_active(Mutant::SleeperDecrements) {
-                self.counters.sub_sleeping_thread();
-            }
+            drop(is_blocked);
         }
 
         idle_state.wake_fully();
@@ -272,11 +256,7 @@ impl Sleep {
     /// The latch that worker `target_worker_index` waits on was set while it
     /// was SLEEPING: wake it.
     pub(crate) fn notify_worker_latch_is_set(&self, target_worker_index: usize) {
-        if mutant::is_active(Mutant::LatchSetWithoutLock) {
-            self.wake_specific_thread_without_lock(target_worker_index);
-        } else {
-            self.wake_specific_thread(target_worker_index);
-        }
+        self.wake_specific_thread(target_worker_index);
     }
 
     /// `num_jobs` jobs were pushed into the injector; `queue_was_empty` says
@@ -286,9 +266,7 @@ impl Sleep {
         // Orders the push before our read of the counters, against the fence
         // a sleeper runs between joining the sleeping count and its final
         // look at the injector.
-        if !mutant::is_active(Mutant::NoInjectFence) {
-            fence(Ordering::SeqCst);
-        }
+        fence(Ordering::SeqCst);
         self.new_jobs(num_jobs, queue_was_empty)
     }
 
@@ -304,13 +282,9 @@ impl Sleep {
     fn new_jobs(&self, num_jobs: u32, queue_was_empty: bool) {
         // Make the JEC odd so that sleepy threads notice, and decide from that
         // same read how many sleepers to wake.
-        let (_, counters) = if mutant::is_active(Mutant::PostDoesNotBumpJec) {
-            let now = self.counters.load();
-            (now, now)
-        } else {
-            self.counters
-                .bump_jobs_counter_if(JobsEventCounter::is_sleepy)
-        };
+        let (_, counters) = self
+            .counters
+            .bump_jobs_counter_if(JobsEventCounter::is_sleepy);
         let sleepers = to_u32(counters.sleeping_threads());
         if sleepers == 0 {
             return;
@@ -346,36 +320,18 @@ impl Sleep {
     /// Wakes worker `index` if it is blocked. True if this call woke it.
     fn wake_specific_thread(&self, index: usize) -> bool {
         let sleep_state = &self.worker_sleep_states[index];
-        if mutant::is_active(Mutant::UnlockedBlockedPrecheck)
-            && !sleep_state.is_blocked.load(Ordering::Relaxed)
-        {
+        let mut is_blocked = sleep_state.is_blocked.lock().unwrap();
+        if !*is_blocked {
             return false;
         }
-        let _guard = sleep_state.lock.lock().unwrap();
-        if !sleep_state.is_blocked.load(Ordering::Relaxed) {
-            return false;
-        }
-        sleep_state.is_blocked.store(false, Ordering::Relaxed);
+        *is_blocked = false;
         sleep_state.wake_up.notify_one();
-        if !mutant::is_active(Mutant::SleeperDecrements) {
-            // The waker, not the sleeper, takes the sleeper off the count:
-            // posters then see it as awake at once, and since we hold its
-            // lock and have cleared `is_blocked`, no other waker can count
-            // it off again.
-            self.counters.sub_sleeping_thread();
-        }
+        // The waker, not the sleeper, takes the sleeper off the count:
+        // posters then see it as awake at once, and since we hold its lock
+        // and have cleared `is_blocked`, no other waker can count it off
+        // again.
+        self.counters.sub_sleeping_thread();
         true
-    }
-
-    /// The body of the `latch_set_without_lock` mutant.
-    #[cold]
-    fn wake_specific_thread_without_lock(&self, index: usize) {
-        let sleep_state = &self.worker_sleep_states[index];
-        if sleep_state.is_blocked.load(Ordering::Relaxed) {
-            sleep_state.is_blocked.store(false, Ordering::Relaxed);
-            sleep_state.wake_up.notify_one();
-            self.counters.sub_sleeping_thread();
-        }
     }
 
     /// Reads the counters and every worker's `is_blocked` flag while holding
@@ -388,14 +344,10 @@ impl Sleep {
         let guards: Vec<_> = self
             .worker_sleep_states
             .iter()
-            .map(|state| state.lock.lock().unwrap())
+            .map(|state| state.is_blocked.lock().unwrap())
             .collect();
         let counters: counters::Counters = self.counters.load();
-        let blocked_threads = self
-            .worker_sleep_states
-            .iter()
-            .filter(|state| state.is_blocked.load(Ordering::Relaxed))
-            .count();
+        let blocked_threads = guards.iter().filter(|is_blocked| ***is_blocked).count();
         drop(guards);
         SleepSnapshot {
             sleeping_threads: counters.sleeping_threads(),
