@@ -30,7 +30,27 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use std::thread::{current, spawn, yield_now, Builder, JoinHandle};
+        pub use std::thread::{current, scope, spawn, yield_now, Builder, JoinHandle, Scope};
+
+        /// Starts a thread of `scope` with the given name and stack size.
+        pub fn spawn_scoped<'scope, F>(
+            scope: &'scope Scope<'scope, '_>,
+            name: Option<String>,
+            stack_size: Option<usize>,
+            body: F,
+        ) -> std::io::Result<()>
+        where
+            F: FnOnce() + Send + 'scope,
+        {
+            let mut builder = Builder::new();
+            if let Some(name) = name {
+                builder = builder.name(name);
+            }
+            if let Some(stack_size) = stack_size {
+                builder = builder.stack_size(stack_size);
+            }
+            builder.spawn_scoped(scope, body).map(drop)
+        }
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
@@ -62,6 +82,28 @@ mod world {
     /// Threads of this world.
     pub mod thread {
         pub use loom::thread::{current, spawn, yield_now, Builder, JoinHandle};
+        pub use std::thread::Scope;
+
+        /// Loom has no scoped threads: `build_scoped` cannot run under loom.
+        pub fn scope<'env, F, T>(_body: F) -> T
+        where
+            F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
+        {
+            panic!("loom has no scoped threads: build_scoped is not available under loom; use spawn_handler with loom::thread::spawn")
+        }
+
+        /// Never called: [`scope`] panics first.
+        pub fn spawn_scoped<'scope, F>(
+            _scope: &'scope Scope<'scope, '_>,
+            _name: Option<String>,
+            _stack_size: Option<usize>,
+            _body: F,
+        ) -> std::io::Result<()>
+        where
+            F: FnOnce() + Send + 'scope,
+        {
+            unreachable!("loom has no scoped threads")
+        }
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
@@ -90,7 +132,22 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use shuttle::thread::{current, spawn, yield_now, Builder, JoinHandle};
+        pub use shuttle::thread::{current, scope, spawn, yield_now, Builder, JoinHandle, Scope};
+
+        /// Starts a thread of `scope`. Shuttle's scoped threads take no name
+        /// or stack size; its threads are not OS threads anyway.
+        pub fn spawn_scoped<'scope, F>(
+            scope: &'scope Scope<'scope, '_>,
+            _name: Option<String>,
+            _stack_size: Option<usize>,
+            body: F,
+        ) -> std::io::Result<()>
+        where
+            F: FnOnce() + Send + 'scope,
+        {
+            scope.spawn(body);
+            Ok(())
+        }
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
