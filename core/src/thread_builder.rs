@@ -136,3 +136,6 @@ where
         Ok(None)
     }
 }
+
+#[cfg(test)]
+mod test;

@@ -72,6 +72,11 @@ mod world {
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
         body()
     }
+
+    /// Runs `body` once, as [`model`].
+    pub fn model_with_preemption_bound<F: Fn() + Send + Sync + 'static>(_bound: usize, body: F) {
+        body()
+    }
 }
 
 #[cfg(loom)]
@@ -123,6 +128,16 @@ mod world {
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
         loom::model(body)
     }
+
+    /// As [`model`], exploring only executions with at most `bound`
+    /// preemptions unless `LOOM_MAX_PREEMPTIONS` says otherwise.
+    pub fn model_with_preemption_bound<F: Fn() + Send + Sync + 'static>(bound: usize, body: F) {
+        let mut builder = loom::model::Builder::new();
+        if builder.preemption_bound.is_none() {
+            builder.preemption_bound = Some(bound);
+        }
+        builder.check(body)
+    }
 }
 
 #[cfg(shuttle)]
@@ -171,6 +186,11 @@ mod world {
             .unwrap_or(1000);
         shuttle::check_random(body, iterations)
     }
+
+    /// As [`model`]: random schedules have no preemption bound.
+    pub fn model_with_preemption_bound<F: Fn() + Send + Sync + 'static>(_bound: usize, body: F) {
+        model(body)
+    }
 }
 
 #[cfg(any(loom, shuttle))]
@@ -180,7 +200,10 @@ mod cell;
 
 pub use cell::UnsafeCell;
 pub(crate) use world::thread_local;
-pub use world::{atomic, deque, hint, model, thread, Arc, Condvar, Mutex, MutexGuard};
+pub use world::{
+    atomic, deque, hint, model, model_with_preemption_bound, thread, Arc, Condvar, Mutex,
+    MutexGuard,
+};
 
 /// A one-time cell from `std` in every world. Only the global pool uses it;
 /// it outlives a checker's executions, so checker tests build their own pools.
