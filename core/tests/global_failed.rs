@@ -27,7 +27,7 @@ fn a_failed_global_build_leaves_no_worker_and_no_global_pool() {
         })
         .spawn_handler(|thread| {
             if thread.index() == 2 {
-                return Err(io::Error::new(io::ErrorKind::Other, "no third thread"));
+                return Err(io::Error::other("no third thread"));
             }
             thread::spawn(move || thread.run());
             Ok(())

@@ -181,7 +181,7 @@ fn a_failing_spawn_handler_fails_the_build_and_leaves_no_worker_running() {
         .attach(ThreadPoolBuilder::new().num_threads(5))
         .spawn_handler(|thread| {
             if thread.index() == 3 {
-                return Err(io::Error::new(io::ErrorKind::Other, "no more threads"));
+                return Err(io::Error::other("no more threads"));
             }
             handles
                 .lock()
@@ -258,7 +258,7 @@ fn a_failed_build_inside_a_pool_waits_by_working() {
             .attach(ThreadPoolBuilder::new().num_threads(3))
             .spawn_handler(|thread| {
                 if thread.index() == 2 {
-                    return Err(io::Error::new(io::ErrorKind::Other, "third fails"));
+                    return Err(io::Error::other("third fails"));
                 }
                 thread::spawn(move || thread.run());
                 Ok(())
