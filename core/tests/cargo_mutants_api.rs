@@ -40,8 +40,9 @@ fn a_thread_that_cannot_start_is_an_io_error_with_its_source() {
 #[test]
 #[cfg(target_pointer_width = "64")]
 fn exactly_max_num_threads_passes_the_size_check() {
-    // The size check accepts `max_num_threads()` itself; the impossible stack
-    // then stops the build at the first thread, so no threads are started.
+    // `max_num_threads()` itself is a valid size (larger ones are reduced to
+    // it, see builder.rs); the impossible stack then stops the build at the
+    // first thread, so no threads are started.
     let error = ThreadPoolBuilder::new()
         .num_threads(drowse::max_num_threads())
         .stack_size(IMPOSSIBLE_STACK)
