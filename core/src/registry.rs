@@ -1,15 +1,18 @@
 //! The registry: one pool's worker threads, their queues and sleep state.
 
+use crate::builder::{ErrorKind, PanicHandler, ThreadHandler};
 use crate::job::{JobRef, StackJob};
 use crate::latch::{AsCoreLatch, CoreLatch, LockLatch, OnceLatch, SpinLatch};
+use crate::lifecycle::{WorkerCountdown, WorkerLifetime};
 #[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
-use crate::sleep::{IdleState, JecWidth, Sleep, THREADS_MAX};
+use crate::sleep::{IdleState, Sleep};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::deque::{Injector, Steal, Stealer, Worker};
 use crate::sync::{thread, thread_local, Arc, OnceLock};
+use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
-use crate::{ErrorKind, PanicHandler, ThreadHandler, ThreadPoolBuildError, ThreadPoolBuilder};
+use crate::{ThreadPoolBuildError, ThreadPoolBuilder};
 use std::any::Any;
 use std::cell::Cell;
 use std::fmt;
@@ -30,6 +33,11 @@ pub(crate) struct Registry {
     /// One for each `ThreadPool` handle and each spawned job not yet run.
     /// When it drops to zero, every worker's terminate latch is set.
     terminate_count: AtomicUsize,
+    /// Workers handed out (every worker but a `use_current_thread` one) whose
+    /// main loop has not finished.
+    stopped: WorkerCountdown,
+    /// For the global registry: handed-out workers not yet started.
+    started: Option<WorkerCountdown>,
 }
 
 struct ThreadInfo {
@@ -41,31 +49,43 @@ struct ThreadInfo {
 /// A registry together with the handles of its threads.
 pub(crate) struct StartedRegistry {
     pub(crate) registry: Arc<Registry>,
+    /// The threads the default spawn started; empty with a spawn handler.
     pub(crate) threads: Vec<thread::JoinHandle<()>>,
 }
 
+/// Whether a registry is the global one, which `build_global` waits on until
+/// its workers have started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RegistryKind {
+    Local,
+    Global,
+}
+
 impl Registry {
-    pub(crate) fn start(
-        mut builder: ThreadPoolBuilder,
+    pub(crate) fn start<S: ThreadSpawn>(
+        mut builder: ThreadPoolBuilder<S>,
+        kind: RegistryKind,
     ) -> Result<StartedRegistry, ThreadPoolBuildError> {
         let num_threads = builder.resolved_num_threads();
-        if num_threads > THREADS_MAX {
-            return Err(ThreadPoolBuildError::new(ErrorKind::TooManyThreads {
-                requested: num_threads,
-                max: THREADS_MAX,
-            }));
+        let jec_width = builder.jec_width()?;
+        let use_current_thread = builder.use_current_thread && num_threads > 0;
+        if use_current_thread && !WorkerThread::current().is_null() {
+            return Err(ThreadPoolBuildError::new(
+                ErrorKind::CurrentThreadAlreadyInPool,
+            ));
         }
-        let jec_width = match builder.jec_bits {
-            None => JecWidth::FULL,
-            Some(bits) => JecWidth::new(bits).ok_or_else(|| {
-                ThreadPoolBuildError::new(ErrorKind::InvalidJecBits {
-                    requested: bits,
-                    max: JecWidth::MAX_BITS,
-                })
-            })?,
-        };
+        // Threads that run a main loop: all but the current thread's worker.
+        let handed_out = num_threads - usize::from(use_current_thread);
 
-        let workers: Vec<Worker<JobRef>> = (0..num_threads).map(|_| Worker::new_lifo()).collect();
+        let workers: Vec<Worker<JobRef>> = (0..num_threads)
+            .map(|_| {
+                if builder.breadth_first {
+                    Worker::new_fifo()
+                } else {
+                    Worker::new_lifo()
+                }
+            })
+            .collect();
         let registry = Arc::new(Registry {
             thread_infos: workers
                 .iter()
@@ -80,35 +100,113 @@ impl Registry {
             start_handler: builder.start_handler.take(),
             exit_handler: builder.exit_handler.take(),
             terminate_count: AtomicUsize::new(1),
+            stopped: WorkerCountdown::new(handed_out),
+            started: (kind == RegistryKind::Global).then(|| WorkerCountdown::new(handed_out)),
         });
 
-        let mut threads = Vec::with_capacity(num_threads);
-        for (index, worker) in workers.into_iter().enumerate() {
-            let mut thread_builder = thread::Builder::new();
-            if let Some(name) = builder.name_for_thread(index) {
-                thread_builder = thread_builder.name(name);
-            }
-            if let Some(stack_size) = builder.stack_size {
-                thread_builder = thread_builder.stack_size(stack_size);
-            }
-            let thread_registry = Arc::clone(&registry);
-            let spawned = thread_builder.spawn(move || {
-                // SAFETY: this is a fresh thread, and `worker` is its queue.
-                unsafe { main_loop(worker, thread_registry, index) }
-            });
-            match spawned {
-                Ok(handle) => threads.push(handle),
+        // Until the build succeeds, an error or a panic (of a `thread_name`
+        // closure, of a spawn handler) ends the pool and waits for every
+        // worker already started.
+        let mut abandon = AbandonOnFailure {
+            registry: &registry,
+            threads: Vec::with_capacity(handed_out),
+        };
+        let mut workers = workers.into_iter().enumerate();
+        let current_thread_worker =
+            use_current_thread.then(|| workers.next().expect("at least one worker").1);
+        // Each worker's lifetime token exists before its thread does, so that
+        // a failure drops the tokens of the workers never handed out, and the
+        // countdown still reaches zero.
+        let mut pending = workers
+            .map(|(index, worker)| (index, worker, WorkerLifetime::new(&registry)))
+            .collect::<Vec<_>>()
+            .into_iter();
+        if use_current_thread {
+            // Names are asked for in index order, as if thread 0 were started.
+            let _ = builder.name_for_thread(0);
+        }
+        while let Some((index, worker, lifetime)) = pending.next() {
+            let thread = ThreadBuilder {
+                name: builder.name_for_thread(index),
+                stack_size: builder.stack_size,
+                worker,
+                registry: Arc::clone(&registry),
+                index,
+                lifetime,
+            };
+            match builder.spawn_handler.spawn_worker(thread) {
+                Ok(Some(handle)) => abandon.threads.push(handle),
+                Ok(None) => {}
                 Err(error) => {
-                    // Threads that did start must not wait forever for work.
-                    registry.terminate();
-                    for handle in threads {
-                        let _ = handle.join();
-                    }
+                    drop(pending);
+                    drop(abandon);
                     return Err(ThreadPoolBuildError::new(ErrorKind::Io(error)));
                 }
             }
         }
+        let threads = mem::take(&mut abandon.threads);
+        mem::forget(abandon);
+
+        if let Some(worker) = current_thread_worker {
+            // The worker lives as long as the thread: it is never freed, and
+            // neither is the registry it holds.
+            let worker_thread: &'static WorkerThread = Box::leak(Box::new(WorkerThread::new(
+                worker,
+                0,
+                Arc::clone(&registry),
+            )));
+            WORKER_THREAD_STATE.with(|current| {
+                debug_assert!(current.get().is_null());
+                current.set(worker_thread);
+            });
+        }
         Ok(StartedRegistry { registry, threads })
+    }
+
+    /// Waits until every worker handed out has started its main loop (or
+    /// been dropped unstarted). Only the global registry counts starts.
+    pub(crate) fn wait_until_started(&self) {
+        if let Some(started) = &self.started {
+            let current = WorkerThread::current();
+            // SAFETY: `current` is the current thread's worker, if any.
+            unsafe { started.wait(current.as_ref()) }
+        }
+    }
+
+    /// Waits until every worker handed out has finished its main loop (or
+    /// been dropped unstarted): blocked outside any pool, running the jobs of
+    /// its own pool on a worker of another pool.
+    ///
+    /// # Panics
+    /// In debug builds, when called on a worker of this pool (which would
+    /// wait for itself).
+    pub(crate) fn wait_until_stopped(&self) {
+        let current = WorkerThread::current();
+        // SAFETY: a non-null current worker is live for the whole call.
+        let current = unsafe { current.as_ref() };
+        debug_assert!(
+            !current.is_some_and(|worker_thread| worker_thread.registry.is_same(self)),
+            "a worker waits for its own pool to stop"
+        );
+        // SAFETY: `current` is the current thread's worker, if any.
+        unsafe { self.stopped.wait(current) }
+    }
+
+    /// Whether every worker handed out has finished its main loop.
+    pub(crate) fn has_stopped(&self) -> bool {
+        self.stopped.is_done()
+    }
+
+    /// A handed-out worker has begun its main loop.
+    pub(crate) fn worker_started(&self) {
+        if let Some(started) = &self.started {
+            started.count_down();
+        }
+    }
+
+    /// A handed-out worker has finished its main loop, or will never run.
+    pub(crate) fn worker_stopped(&self) {
+        self.stopped.count_down();
     }
 
     pub(crate) fn num_threads(&self) -> usize {
@@ -297,35 +395,80 @@ impl fmt::Debug for Registry {
 
 /// The global pool, built on first use or by `build_global`. It is never torn
 /// down; its threads live until the process exits. (It uses a `std` cell in
-/// every world, so the checker suites build their own pools instead.)
-static GLOBAL_REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+/// every world, so the checker suites build their own pools instead.) Holds
+/// why the build failed when it did: the global pool is built at most once.
+static GLOBAL_REGISTRY: OnceLock<Result<Arc<Registry>, String>> = OnceLock::new();
 
-/// Builds the global pool from `builder`, unless one exists.
-pub(crate) fn init_global_registry(builder: ThreadPoolBuilder) -> Result<(), ThreadPoolBuildError> {
-    let already = || ThreadPoolBuildError::new(ErrorKind::GlobalPoolAlreadyInitialized);
-    if GLOBAL_REGISTRY.get().is_some() {
-        return Err(already());
+/// Builds the global pool from `builder`, unless its build was attempted
+/// before, and waits until its workers have started.
+pub(crate) fn init_global_registry<S: ThreadSpawn>(
+    builder: ThreadPoolBuilder<S>,
+) -> Result<(), ThreadPoolBuildError> {
+    let mut outcome = Err(ThreadPoolBuildError::new(
+        ErrorKind::GlobalPoolAlreadyInitialized,
+    ));
+    let mut panic = None;
+    let slot = GLOBAL_REGISTRY.get_or_init(|| {
+        match unwind::halt_unwinding(|| Registry::start(builder, RegistryKind::Global)) {
+            Ok(Ok(started)) => {
+                // The global pool's threads are detached: nobody joins them.
+                outcome = Ok(());
+                Ok(started.registry)
+            }
+            Ok(Err(error)) => {
+                let reason = format!("building it failed: {error}");
+                outcome = Err(error);
+                Err(reason)
+            }
+            Err(payload) => {
+                panic = Some(payload);
+                Err("building it panicked".to_owned())
+            }
+        }
+    });
+    if let Some(payload) = panic {
+        unwind::resume_unwinding(payload);
     }
-    // The global pool's threads are detached: nobody waits for them.
-    let StartedRegistry {
-        registry,
-        threads: _,
-    } = Registry::start(builder)?;
-    GLOBAL_REGISTRY.set(registry).map_err(|lost_race| {
-        // Another thread built the global pool first; retire ours.
-        lost_race.terminate();
-        already()
-    })
+    outcome?;
+    let registry = slot.as_ref().expect("built just now");
+    registry.wait_until_started();
+    Ok(())
 }
 
 /// The global pool, built with default settings if needed.
+///
+/// # Panics
+/// When the global pool could not be built (now or by an earlier
+/// `build_global`). Only where the target cannot start threads at all does
+/// the default build fall back to a pool of one worker: the calling thread.
 pub(crate) fn global_registry() -> &'static Arc<Registry> {
-    GLOBAL_REGISTRY.get_or_init(|| {
-        Registry::start(ThreadPoolBuilder::new())
-            .or_else(|_| Registry::start(ThreadPoolBuilder::new().num_threads(1)))
-            .unwrap_or_else(|error| panic!("drowse: cannot start the global thread pool: {error}"))
-            .registry
-    })
+    let slot = GLOBAL_REGISTRY.get_or_init(|| {
+        default_global_registry(|builder| Registry::start(builder, RegistryKind::Global))
+            .map(|started| started.registry)
+            .map_err(|error| format!("building it failed: {error}"))
+    });
+    match slot {
+        Ok(registry) => registry,
+        Err(reason) => panic!("The global thread pool has not been initialized: {reason}"),
+    }
+}
+
+/// Builds the default global pool with `start`. Where threads are not
+/// supported at all, falls back to a one-worker pool made of the calling
+/// thread (unless it is a worker already); any other error is returned.
+pub(crate) fn default_global_registry<F>(
+    mut start: F,
+) -> Result<StartedRegistry, ThreadPoolBuildError>
+where
+    F: FnMut(ThreadPoolBuilder) -> Result<StartedRegistry, ThreadPoolBuildError>,
+{
+    match start(ThreadPoolBuilder::new()) {
+        Err(error) if error.is_unsupported() && WorkerThread::current().is_null() => {
+            let fallback = ThreadPoolBuilder::new().num_threads(1).use_current_thread();
+            start(fallback).map_err(|_| error)
+        }
+        result => result,
+    }
 }
 
 /// The pool of the current worker, or the global pool.
@@ -366,6 +509,15 @@ pub(crate) struct WorkerThread {
 }
 
 impl WorkerThread {
+    fn new(worker: Worker<JobRef>, index: usize, registry: Arc<Registry>) -> WorkerThread {
+        WorkerThread {
+            worker,
+            index,
+            rng: XorShift64Star::new(index),
+            registry,
+        }
+    }
+
     /// The current thread's worker, or null outside any pool.
     #[inline]
     pub(crate) fn current() -> *const WorkerThread {
@@ -484,18 +636,22 @@ impl WorkerThread {
     }
 }
 
-/// The body of every worker thread.
+/// The body of every worker thread that was handed out.
 ///
 /// # Safety
-/// Must run on a fresh thread of `registry`, with `worker` the queue whose
-/// stealer is `registry.thread_infos[index].stealer`.
-unsafe fn main_loop(worker: Worker<JobRef>, registry: Arc<Registry>, index: usize) {
-    let worker_thread = &WorkerThread {
+/// Must run on a thread that is no pool's worker, with `thread` as built by
+/// `Registry::start` (its `worker` is the queue whose stealer is
+/// `registry.thread_infos[index].stealer`).
+pub(crate) unsafe fn main_loop(thread: ThreadBuilder) {
+    let ThreadBuilder {
         worker,
         index,
-        rng: XorShift64Star::new(index),
         registry,
-    };
+        mut lifetime,
+        ..
+    } = thread;
+    lifetime.started();
+    let worker_thread = &WorkerThread::new(worker, index, registry);
     WORKER_THREAD_STATE.with(|current| {
         debug_assert!(current.get().is_null());
         current.set(worker_thread);
@@ -517,6 +673,26 @@ unsafe fn main_loop(worker: Worker<JobRef>, registry: Arc<Registry>, index: usiz
         registry.catch_unwind(|| handler(index));
     }
     WORKER_THREAD_STATE.with(|current| current.set(ptr::null()));
+    // Last: whoever waits for the pool to stop may go on now.
+    drop(lifetime);
+}
+
+/// Ends a registry whose build failed or panicked: every worker is told to
+/// exit and waited for.
+struct AbandonOnFailure<'r> {
+    registry: &'r Arc<Registry>,
+    threads: Vec<thread::JoinHandle<()>>,
+}
+
+impl Drop for AbandonOnFailure<'_> {
+    fn drop(&mut self) {
+        self.registry.terminate();
+        self.registry.wait_until_stopped();
+        for handle in self.threads.drain(..) {
+            // The main loop has ended; the thread is only finishing.
+            let _ = handle.join();
+        }
+    }
 }
 
 /// A small random number generator for picking victims. Seeded from the

@@ -1,10 +1,12 @@
 //! `ThreadPool`: a handle to a pool built by `ThreadPoolBuilder`.
 
-use crate::registry::{Registry, WorkerThread};
+use crate::registry::{Registry, RegistryKind, WorkerThread};
 #[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
 use crate::sync::{thread, Arc};
+use crate::thread_builder::ThreadSpawn;
 use crate::{join, scope, spawn, Scope, ThreadPoolBuildError, ThreadPoolBuilder};
+use std::error::Error;
 use std::fmt;
 
 /// A pool of worker threads. Dropping it lets the threads exit once every
@@ -16,8 +18,18 @@ pub struct ThreadPool {
 }
 
 impl ThreadPool {
-    pub(crate) fn build(builder: ThreadPoolBuilder) -> Result<ThreadPool, ThreadPoolBuildError> {
-        let started = Registry::start(builder)?;
+    /// [`Configuration::build`](crate::Configuration::build), from before
+    /// [`ThreadPoolBuilder`] existed.
+    #[deprecated(note = "Use `ThreadPoolBuilder::build`")]
+    #[allow(deprecated)]
+    pub fn new(configuration: crate::Configuration) -> Result<ThreadPool, Box<dyn Error>> {
+        Self::build(configuration.into_builder()).map_err(Box::from)
+    }
+
+    pub(crate) fn build<S: ThreadSpawn>(
+        builder: ThreadPoolBuilder<S>,
+    ) -> Result<ThreadPool, ThreadPoolBuildError> {
+        let started = Registry::start(builder, RegistryKind::Local)?;
         Ok(ThreadPool {
             registry: started.registry,
             threads: started.threads,
@@ -79,12 +91,21 @@ impl ThreadPool {
         Arc::ptr_eq(worker_thread.registry(), &self.registry).then(|| worker_thread.index())
     }
 
-    /// Ends the pool and waits until every worker thread has exited. Jobs
+    /// Ends the pool and waits until every worker thread has exited (for
+    /// threads started by a spawn handler: until their
+    /// [`ThreadBuilder::run`](crate::ThreadBuilder::run) has returned). Jobs
     /// already spawned into the pool run first.
+    ///
+    /// Called from a worker of another pool, that worker keeps running its
+    /// own pool's jobs while it waits, as in [`install`](Self::install).
     ///
     /// Called from one of this pool's own workers (say from a spawned job
     /// that owns the handle), it cannot wait for itself: it ends the pool and
-    /// returns without waiting.
+    /// returns without waiting. The same holds on the thread that built the
+    /// pool with
+    /// [`use_current_thread`](crate::ThreadPoolBuilder::use_current_thread),
+    /// which is worker 0 for good; from any other thread, the wait is for
+    /// the workers other than that one.
     pub fn shutdown_and_wait(self) {
         self.shutdown_and_wait_for_registry();
     }
@@ -108,12 +129,22 @@ impl ThreadPool {
         if on_own_worker {
             return registry;
         }
+        // SAFETY: a non-null current worker is live for the whole call.
+        let on_a_worker = unsafe { WorkerThread::current().as_ref() }.is_some();
+        if on_a_worker || threads.is_empty() {
+            // A worker of another pool must not block: it waits by running
+            // its own pool's jobs. Without handles (a spawn handler started
+            // the threads) only the countdown tells when they are done.
+            registry.wait_until_stopped();
+        }
         for handle in threads {
             // A worker's panics are caught inside it (handler or abort), so
             // `join` fails only if the thread itself could not unwind cleanly;
-            // there is nothing left to clean up then.
+            // there is nothing left to clean up then. After the wait above,
+            // the threads are only finishing.
             let _ = handle.join();
         }
+        debug_assert!(registry.has_stopped());
         registry
     }
 

@@ -6,19 +6,27 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 #[test]
-fn too_many_threads_is_an_error_not_a_panic() {
-    let requested = drowse::max_num_threads() + 1;
-    let error = ThreadPoolBuilder::new()
-        .num_threads(requested)
+fn too_many_threads_are_reduced_to_the_maximum() {
+    // As rayon-core: not an error, a pool of `max_num_threads()` workers. The
+    // spawn handler only counts the workers it is given and drops them (so
+    // no thread is started); a dropped `ThreadBuilder` counts as a worker
+    // that has stopped, so shutting the pool down does not wait for them.
+    let max = drowse::max_num_threads();
+    let mut handed_out = 0;
+    let mut last_index = None;
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(max + 1)
+        .spawn_handler(|thread| {
+            handed_out += 1;
+            last_index = Some(thread.index());
+            Ok(())
+        })
         .build()
-        .expect_err("more threads than the counters can count");
-    let message = error.to_string();
-    assert!(
-        message.contains(&requested.to_string())
-            && message.contains(&drowse::max_num_threads().to_string()),
-        "the message names the request and the limit: {message}"
-    );
-    assert!(std::error::Error::source(&error).is_none());
+        .expect("too many threads are not an error");
+    assert_eq!(pool.current_num_threads(), max);
+    assert_eq!(handed_out, max);
+    assert_eq!(last_index, Some(max - 1));
+    pool.shutdown_and_snapshot().check().unwrap();
 }
 
 #[test]
@@ -58,17 +66,27 @@ fn valid_jobs_event_counter_widths_build() {
 }
 
 #[test]
-fn zero_threads_means_the_available_parallelism() {
+fn zero_threads_means_the_default() {
+    // The environment is not changed by this test binary; whatever the
+    // variables say (read as rayon-core reads them: no trimming), zero and no
+    // call at all give the same default.
+    let parse = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|text| text.parse::<usize>().ok())
+    };
+    let available = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let expected = match parse("RAYON_NUM_THREADS") {
+        Some(0) => available,
+        Some(n) => n,
+        None => parse("RAYON_RS_NUM_CPUS")
+            .filter(|&n| n > 0)
+            .unwrap_or(available),
+    };
+    let expected = expected.min(drowse::max_num_threads());
     let pool = ThreadPoolBuilder::new().num_threads(0).build().unwrap();
-    let from_env = std::env::var("RAYON_NUM_THREADS")
-        .ok()
-        .and_then(|text| text.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0);
-    let expected = from_env.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
     assert_eq!(pool.current_num_threads(), expected);
     let default_pool = ThreadPoolBuilder::new().build().unwrap();
     assert_eq!(default_pool.current_num_threads(), expected);
@@ -139,4 +157,20 @@ fn a_panicking_start_handler_goes_to_the_panic_handler() {
 fn builder_debug_lists_its_settings() {
     let text = format!("{:?}", ThreadPoolBuilder::new().num_threads(3));
     assert!(text.contains("num_threads: 3"), "{text}");
+    assert!(text.contains("get_thread_name: None"), "{text}");
+    let text = format!(
+        "{:?}",
+        ThreadPoolBuilder::new()
+            .thread_name(|i| format!("t{i}"))
+            .use_current_thread()
+            .spawn_handler(|thread| {
+                thread.run();
+                Ok(())
+            })
+    );
+    assert!(
+        text.contains("get_thread_name: Some(<closure>)")
+            && text.contains("use_current_thread: true"),
+        "{text}"
+    );
 }

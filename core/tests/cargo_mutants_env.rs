@@ -1,9 +1,15 @@
-//! `RAYON_NUM_THREADS`, alone in its own test binary: it sets the variable,
-//! and no other test may read the environment meanwhile. Found by running
+//! `RAYON_NUM_THREADS` and `RAYON_RS_NUM_CPUS`, alone in their own test
+//! binary: the tests set the variables, and no other test may read the
+//! environment meanwhile. The tests share the variables, so they hold a lock
+//! while they run. Found by running
 //! cargo-mutants over `core/src` (see `docs/cargo-mutants.md`).
 #![cfg(not(any(loom, shuttle)))]
 
 use drowse::ThreadPoolBuilder;
+use std::sync::Mutex;
+
+/// Held by each test while it changes the environment.
+static ENVIRONMENT: Mutex<()> = Mutex::new(());
 
 fn default_pool_size() -> usize {
     let pool = ThreadPoolBuilder::new().build().unwrap();
@@ -14,20 +20,24 @@ fn default_pool_size() -> usize {
 
 #[test]
 fn rayon_num_threads_sets_the_default_size_when_positive() {
+    let _environment = ENVIRONMENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let available = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
     // A size that differs from the machine's, so that the two are told apart.
     let requested = available + 3;
+    std::env::remove_var("RAYON_RS_NUM_CPUS");
 
     std::env::set_var("RAYON_NUM_THREADS", requested.to_string());
     assert_eq!(default_pool_size(), requested, "a positive value is used");
-    std::env::set_var("RAYON_NUM_THREADS", format!(" {requested}\n"));
-    assert_eq!(
-        default_pool_size(),
-        requested,
-        "surrounding space is ignored"
-    );
+    // As rayon-core: the value is parsed exactly, so surrounding space makes
+    // it no number at all.
+    std::env::set_var("RAYON_NUM_THREADS", format!(" {requested}"));
+    assert_eq!(default_pool_size(), available, "\" 4\" is not a number");
+    std::env::set_var("RAYON_NUM_THREADS", format!("{requested}\n"));
+    assert_eq!(default_pool_size(), available, "\"4\\n\" is not a number");
     std::env::set_var("RAYON_NUM_THREADS", "0");
     assert_eq!(default_pool_size(), available, "zero means the default");
     std::env::set_var("RAYON_NUM_THREADS", "many");
@@ -40,4 +50,65 @@ fn rayon_num_threads_sets_the_default_size_when_positive() {
     assert_eq!(pool.current_num_threads(), 1);
     pool.shutdown_and_snapshot().check_at_rest().unwrap();
     std::env::remove_var("RAYON_NUM_THREADS");
+}
+
+#[test]
+fn rayon_rs_num_cpus_is_the_older_name() {
+    let _environment = ENVIRONMENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let available = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let requested = available + 3;
+    let alias = available + 5;
+
+    std::env::remove_var("RAYON_NUM_THREADS");
+    std::env::set_var("RAYON_RS_NUM_CPUS", alias.to_string());
+    assert_eq!(default_pool_size(), alias, "the old name alone is used");
+    std::env::set_var("RAYON_NUM_THREADS", requested.to_string());
+    assert_eq!(default_pool_size(), requested, "the new name wins");
+    std::env::set_var("RAYON_NUM_THREADS", " 2");
+    assert_eq!(
+        default_pool_size(),
+        alias,
+        "a new name that is no number falls back to the old one"
+    );
+    std::env::set_var("RAYON_NUM_THREADS", "0");
+    assert_eq!(
+        default_pool_size(),
+        available,
+        "a new name of zero means the default, whatever the old one says"
+    );
+    std::env::remove_var("RAYON_NUM_THREADS");
+    std::env::set_var("RAYON_RS_NUM_CPUS", "0");
+    assert_eq!(
+        default_pool_size(),
+        available,
+        "an old name of zero is ignored"
+    );
+    std::env::remove_var("RAYON_RS_NUM_CPUS");
+}
+
+#[test]
+fn too_many_threads_from_the_environment_are_reduced_to_the_maximum() {
+    let _environment = ENVIRONMENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let max = drowse::max_num_threads();
+    std::env::remove_var("RAYON_RS_NUM_CPUS");
+    std::env::set_var("RAYON_NUM_THREADS", (max + 1).to_string());
+    // The spawn handler drops the workers, so no thread is started.
+    let mut handed_out = 0;
+    let pool = ThreadPoolBuilder::new()
+        .spawn_handler(|_thread| {
+            handed_out += 1;
+            Ok(())
+        })
+        .build()
+        .expect("too many threads are not an error");
+    std::env::remove_var("RAYON_NUM_THREADS");
+    assert_eq!(pool.current_num_threads(), max);
+    assert_eq!(handed_out, max);
+    pool.shutdown_and_snapshot().check().unwrap();
 }

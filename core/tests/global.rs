@@ -11,10 +11,17 @@ fn the_global_pool_is_built_once() {
     let first = ThreadPoolBuilder::new().num_threads(2).build_global();
     let second = ThreadPoolBuilder::new().num_threads(3).build_global();
     let error = second.expect_err("a second global pool is an error");
-    let message = error.to_string();
-    assert!(
-        message.contains("already been initialized"),
-        "unclear message: {message}"
+    // rayon-core's text and no source.
+    assert_eq!(
+        error.to_string(),
+        "The global thread pool has already been initialized."
+    );
+    assert!(std::error::Error::source(&error).is_none());
+    #[allow(deprecated)]
+    let third = drowse::initialize(drowse::Configuration::new().num_threads(4));
+    assert_eq!(
+        third.expect_err("initialize is build_global").to_string(),
+        "The global thread pool has already been initialized."
     );
     if first.is_ok() {
         assert_eq!(drowse::current_num_threads(), 2);

@@ -34,7 +34,27 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use std::thread::{current, spawn, yield_now, Builder, JoinHandle};
+        pub use std::thread::{current, scope, spawn, yield_now, Builder, JoinHandle, Scope};
+
+        /// Starts a thread of `scope` with the given name and stack size.
+        pub fn spawn_scoped<'scope, F>(
+            scope: &'scope Scope<'scope, '_>,
+            name: Option<String>,
+            stack_size: Option<usize>,
+            body: F,
+        ) -> std::io::Result<()>
+        where
+            F: FnOnce() + Send + 'scope,
+        {
+            let mut builder = Builder::new();
+            if let Some(name) = name {
+                builder = builder.name(name);
+            }
+            if let Some(stack_size) = stack_size {
+                builder = builder.stack_size(stack_size);
+            }
+            builder.spawn_scoped(scope, body).map(drop)
+        }
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
@@ -56,6 +76,11 @@ mod world {
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
         body()
     }
+
+    /// Runs `body` once, as [`model`].
+    pub fn model_with_preemption_bound<F: Fn() + Send + Sync + 'static>(_bound: usize, body: F) {
+        body()
+    }
 }
 
 #[cfg(loom)]
@@ -66,6 +91,28 @@ mod world {
     /// Threads of this world.
     pub mod thread {
         pub use loom::thread::{current, spawn, yield_now, Builder, JoinHandle};
+        pub use std::thread::Scope;
+
+        /// Loom has no scoped threads: `build_scoped` cannot run under loom.
+        pub fn scope<'env, F, T>(_body: F) -> T
+        where
+            F: for<'scope> FnOnce(&'scope Scope<'scope, 'env>) -> T,
+        {
+            panic!("loom has no scoped threads: build_scoped is not available under loom; use spawn_handler with loom::thread::spawn")
+        }
+
+        /// Never called: [`scope`] panics first.
+        pub fn spawn_scoped<'scope, F>(
+            _scope: &'scope Scope<'scope, '_>,
+            _name: Option<String>,
+            _stack_size: Option<usize>,
+            _body: F,
+        ) -> std::io::Result<()>
+        where
+            F: FnOnce() + Send + 'scope,
+        {
+            unreachable!("loom has no scoped threads")
+        }
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
@@ -85,6 +132,16 @@ mod world {
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
         loom::model(body)
     }
+
+    /// As [`model`], exploring only executions with at most `bound`
+    /// preemptions unless `LOOM_MAX_PREEMPTIONS` says otherwise.
+    pub fn model_with_preemption_bound<F: Fn() + Send + Sync + 'static>(bound: usize, body: F) {
+        let mut builder = loom::model::Builder::new();
+        if builder.preemption_bound.is_none() {
+            builder.preemption_bound = Some(bound);
+        }
+        builder.check(body)
+    }
 }
 
 #[cfg(shuttle)]
@@ -94,7 +151,22 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use shuttle::thread::{current, spawn, yield_now, Builder, JoinHandle};
+        pub use shuttle::thread::{current, scope, spawn, yield_now, Builder, JoinHandle, Scope};
+
+        /// Starts a thread of `scope`. Shuttle's scoped threads take no name
+        /// or stack size; its threads are not OS threads anyway.
+        pub fn spawn_scoped<'scope, F>(
+            scope: &'scope Scope<'scope, '_>,
+            _name: Option<String>,
+            _stack_size: Option<usize>,
+            body: F,
+        ) -> std::io::Result<()>
+        where
+            F: FnOnce() + Send + 'scope,
+        {
+            scope.spawn(body);
+            Ok(())
+        }
     }
 
     /// Spin-loop hints of this world (a scheduling point under the checkers).
@@ -118,6 +190,11 @@ mod world {
             .unwrap_or(1000);
         shuttle::check_random(body, iterations)
     }
+
+    /// As [`model`]: random schedules have no preemption bound.
+    pub fn model_with_preemption_bound<F: Fn() + Send + Sync + 'static>(_bound: usize, body: F) {
+        model(body)
+    }
 }
 
 #[cfg(any(loom, shuttle))]
@@ -127,7 +204,10 @@ mod cell;
 
 pub use cell::UnsafeCell;
 pub(crate) use world::thread_local;
-pub use world::{atomic, deque, hint, model, thread, Arc, Condvar, Mutex, MutexGuard};
+pub use world::{
+    atomic, deque, hint, model, model_with_preemption_bound, thread, Arc, Condvar, Mutex,
+    MutexGuard,
+};
 
 /// A one-time cell from `std` in every world. Only the global pool uses it;
 /// it outlives a checker's executions, so checker tests build their own pools.

@@ -79,15 +79,25 @@ fn steal_result<T>(item: Option<T>) -> Steal<T> {
     }
 }
 
-/// The owner's end of a LIFO work queue.
+/// The owner's end of a work queue: the owner pops the newest item (LIFO) or
+/// the oldest (FIFO); stealers always take the oldest.
 pub struct Worker<T> {
     queue: Arc<Queue<T>>,
+    lifo: bool,
 }
 
 impl<T> Worker<T> {
     pub fn new_lifo() -> Self {
         Worker {
             queue: Arc::new(Queue::new()),
+            lifo: true,
+        }
+    }
+
+    pub fn new_fifo() -> Self {
+        Worker {
+            queue: Arc::new(Queue::new()),
+            lifo: false,
         }
     }
 
@@ -96,7 +106,7 @@ impl<T> Worker<T> {
     }
 
     pub fn pop(&self) -> Option<T> {
-        self.queue.take(true)
+        self.queue.take(self.lifo)
     }
 
     pub fn is_empty(&self) -> bool {

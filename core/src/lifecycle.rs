@@ -1,0 +1,210 @@
+//! Knowing when a pool's worker threads have started and stopped, without
+//! their join handles (a spawn handler may start them any way it likes) and
+//! without blocking a worker of another pool that waits for them.
+//!
+//! Each worker that a pool hands out (one [`WorkerLifetime`] per
+//! `ThreadBuilder`) counts down the pool's "stopped" countdown exactly once:
+//! when its main loop has ended, or when its `ThreadBuilder` is dropped
+//! without running. The global pool also has a "started" countdown, which
+//! `build_global` waits on.
+
+use crate::latch::{CoreLatch, Latch, LockLatch};
+use crate::registry::{Registry, WorkerThread};
+use crate::sync::atomic::{AtomicUsize, Ordering};
+use crate::sync::{Arc, UnsafeCell};
+use std::fmt;
+use std::mem;
+
+/// Set in [`WorkerCountdown`]'s state once its waiter is registered.
+const WAITER_REGISTERED: usize = 1 << (usize::BITS - 1);
+
+/// A count of workers that have yet to do something, and at most one thread
+/// waiting for it to reach zero.
+///
+/// The count and the "waiter registered" flag share one word, changed only
+/// by read-modify-writes, so exactly one party learns that both the count is
+/// zero and the waiter is registered: the last worker to count down when the
+/// waiter came first (it wakes the waiter), or the waiter when the count was
+/// already zero (it does not wait).
+pub(crate) struct WorkerCountdown {
+    state: AtomicUsize,
+    /// Written by the waiter before it sets `WAITER_REGISTERED`; taken by the
+    /// last worker after it sees that flag.
+    waiter: UnsafeCell<Option<Waiter>>,
+}
+
+// SAFETY: the state is atomic; the waiter slot is written only by the one
+// waiter before it publishes the flag (release) and read only by the one
+// worker that saw the flag with the count reaching zero (acquire), or by the
+// waiter itself when no worker can read it any more; so no two threads
+// touch it at once, and `Waiter` is `Send` (`Arc`s of `Sync` types).
+unsafe impl Sync for WorkerCountdown {}
+
+/// How to wake the thread that waits on a countdown.
+enum Waiter {
+    /// A thread outside any pool, blocked on a lock latch.
+    Blocking(Arc<LockLatch>),
+    /// A worker of another pool, running that pool's jobs while it waits.
+    Stealing {
+        latch: Arc<CoreLatch>,
+        registry: Arc<Registry>,
+        worker_index: usize,
+    },
+}
+
+impl Waiter {
+    fn wake(self) {
+        match self {
+            Waiter::Blocking(latch) => {
+                // SAFETY: `latch` is live: we hold a reference to it.
+                unsafe { LockLatch::set(&*latch) }
+            }
+            Waiter::Stealing {
+                latch,
+                registry,
+                worker_index,
+            } => {
+                // SAFETY: `latch` is live: we hold a reference to it. So is
+                // the waiter's registry, for the wake-up after the set.
+                if unsafe { CoreLatch::set(&*latch) } {
+                    registry.notify_worker_latch_is_set(worker_index);
+                }
+            }
+        }
+    }
+}
+
+impl WorkerCountdown {
+    pub(crate) fn new(count: usize) -> Self {
+        debug_assert!(count < WAITER_REGISTERED);
+        WorkerCountdown {
+            state: AtomicUsize::new(count),
+            waiter: UnsafeCell::new(None),
+        }
+    }
+
+    /// One worker is done; the last one wakes the waiter, if it is there.
+    pub(crate) fn count_down(&self) {
+        // Release: what the worker did before is visible to the waiter.
+        // Acquire: the waiter's write of `waiter` is visible to us.
+        let before = self.state.fetch_sub(1, Ordering::AcqRel);
+        debug_assert_ne!(before & !WAITER_REGISTERED, 0, "counted down past zero");
+        if before == WAITER_REGISTERED | 1 {
+            // SAFETY: the waiter wrote the slot before setting the flag, which
+            // we have read (acquire), and touches it no more; no other worker
+            // can see the count reach zero.
+            let waiter = self.waiter.with_mut(|slot| unsafe { (*slot).take() });
+            waiter.expect("a registered waiter").wake();
+        }
+    }
+
+    /// Whether the count has reached zero.
+    pub(crate) fn is_done(&self) -> bool {
+        self.state.load(Ordering::Acquire) & !WAITER_REGISTERED == 0
+    }
+
+    /// Waits until the count is zero: blocked when `current` is `None`,
+    /// running the jobs of `current`'s own pool otherwise. At most one thread
+    /// may ever wait on a countdown.
+    ///
+    /// # Safety
+    /// `current` must be the current thread's worker, if any.
+    pub(crate) unsafe fn wait(&self, current: Option<&WorkerThread>) {
+        if self.is_done() {
+            return;
+        }
+        match current {
+            None => {
+                let latch = Arc::new(LockLatch::new());
+                if self.register(Waiter::Blocking(Arc::clone(&latch))) {
+                    latch.wait_and_reset();
+                }
+            }
+            Some(worker_thread) => {
+                let latch = Arc::new(CoreLatch::new());
+                let waiter = Waiter::Stealing {
+                    latch: Arc::clone(&latch),
+                    registry: Arc::clone(worker_thread.registry()),
+                    worker_index: worker_thread.index(),
+                };
+                if self.register(waiter) {
+                    // SAFETY: the caller guarantees `worker_thread` is the
+                    // current thread's worker; the latch is its to wait on.
+                    unsafe { worker_thread.wait_until(&*latch) };
+                }
+            }
+        }
+    }
+
+    /// Publishes `waiter`. False when the count was already zero: then nobody
+    /// will wake it, and the caller must not wait.
+    fn register(&self, waiter: Waiter) -> bool {
+        // SAFETY: only the one waiter writes the slot, and only before the
+        // flag is set; workers read it only after seeing the flag.
+        self.waiter.with_mut(|slot| unsafe {
+            debug_assert!((*slot).is_none(), "a countdown got a second waiter");
+            *slot = Some(waiter)
+        });
+        // Release: the slot's contents are visible to the last worker.
+        let before = self.state.fetch_or(WAITER_REGISTERED, Ordering::AcqRel);
+        debug_assert_eq!(before & WAITER_REGISTERED, 0, "a second waiter");
+        if before == 0 {
+            // Every worker was done already; none will read the slot again.
+            // SAFETY: as above.
+            let unused = self.waiter.with_mut(|slot| unsafe { (*slot).take() });
+            drop(unused);
+            return false;
+        }
+        true
+    }
+}
+
+impl fmt::Debug for WorkerCountdown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = self.state.load(Ordering::Relaxed);
+        f.debug_struct("WorkerCountdown")
+            .field("remaining", &(state & !WAITER_REGISTERED))
+            .field("waiter_registered", &(state & WAITER_REGISTERED != 0))
+            .finish()
+    }
+}
+
+/// One handed-out worker's duty to count down its pool's countdowns: "started"
+/// when its main loop begins, "stopped" when this is dropped (at the end of
+/// the main loop, or with a `ThreadBuilder` that never ran). Dropping it
+/// before it started counts both.
+pub(crate) struct WorkerLifetime {
+    registry: Arc<Registry>,
+    start_pending: bool,
+}
+
+impl WorkerLifetime {
+    pub(crate) fn new(registry: &Arc<Registry>) -> Self {
+        WorkerLifetime {
+            registry: Arc::clone(registry),
+            start_pending: true,
+        }
+    }
+
+    /// The worker's main loop has begun.
+    pub(crate) fn started(&mut self) {
+        if mem::take(&mut self.start_pending) {
+            self.registry.worker_started();
+        }
+    }
+}
+
+impl Drop for WorkerLifetime {
+    fn drop(&mut self) {
+        self.started();
+        self.registry.worker_stopped();
+    }
+}
+
+impl fmt::Debug for WorkerLifetime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WorkerLifetime")
+            .field("start_pending", &self.start_pending)
+            .finish_non_exhaustive()
+    }
+}
