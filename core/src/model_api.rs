@@ -51,8 +51,8 @@ impl ModelSleep {
     }
 
     /// `Sleep::work_found`.
-    pub fn work_found(&self) {
-        self.0.work_found()
+    pub fn work_found(&self, more_work_queued: bool) {
+        self.0.work_found(more_work_queued)
     }
 
     /// `Sleep::no_work_found`.

@@ -573,8 +573,8 @@ impl WorkerThread {
             }
             let mut idle_state: IdleState = self.registry.sleep.start_looking(self.index);
             while !latch.probe() {
-                if let Some(job) = self.find_work() {
-                    self.registry.sleep.work_found();
+                if let Some((job, more_work_queued)) = self.find_work() {
+                    self.registry.sleep.work_found(more_work_queued);
                     // SAFETY: taken from a queue, so not run before.
                     unsafe { self.execute(job) };
                     // The job may have pushed local work.
@@ -586,7 +586,7 @@ impl WorkerThread {
             }
             // The latch is set: whatever we were waiting for is the work we
             // found.
-            self.registry.sleep.work_found();
+            self.registry.sleep.work_found(false);
             break;
         }
         mem::forget(abort);
@@ -600,15 +600,23 @@ impl WorkerThread {
         unsafe { job.execute() }
     }
 
-    /// A job from anywhere: our deque, a random victim's, the injector.
-    fn find_work(&self) -> Option<JobRef> {
-        self.take_local_job()
-            .or_else(|| self.steal())
-            .or_else(|| self.registry.pop_injected_job())
+    /// A job from anywhere (our deque, a random victim's, the injector), and
+    /// whether the queue it came from still held work after the take.
+    fn find_work(&self) -> Option<(JobRef, bool)> {
+        if let Some(job) = self.take_local_job() {
+            return Some((job, !self.worker.is_empty()));
+        }
+        if let Some((job, victim)) = self.steal() {
+            let victim_has_more = !self.registry.thread_infos[victim].stealer.is_empty();
+            return Some((job, victim_has_more));
+        }
+        let job = self.registry.pop_injected_job()?;
+        Some((job, self.registry.has_injected_job()))
     }
 
-    /// Steals the oldest job of some other worker, starting at a random one.
-    fn steal(&self) -> Option<JobRef> {
+    /// Steals the oldest job of some other worker, starting at a random one,
+    /// and says whose it was.
+    fn steal(&self) -> Option<(JobRef, usize)> {
         let thread_infos = &self.registry.thread_infos;
         let num_threads = thread_infos.len();
         if num_threads <= 1 {
@@ -621,7 +629,7 @@ impl WorkerThread {
                 .chain(0..start)
                 .filter(|&victim| victim != self.index)
                 .find_map(|victim| match thread_infos[victim].stealer.steal() {
-                    Steal::Success(job) => Some(job),
+                    Steal::Success(job) => Some((job, victim)),
                     Steal::Empty => None,
                     Steal::Retry => {
                         retry = true;

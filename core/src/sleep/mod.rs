@@ -149,12 +149,18 @@ impl Sleep {
         }
     }
 
-    /// The searching worker found a job. If others sleep, it wakes up to two
-    /// of them: where there was one job there are often more.
+    /// The searching worker found a job, or the latch it waited for was set.
+    /// `more_work_queued` says whether the queue it took the job from still
+    /// held work after the take: only then does it wake up to two sleepers to
+    /// help. A lone job wakes nobody else: its poster already woke whoever it
+    /// needed (see `new_jobs`), and helpers woken for nothing would only
+    /// search and go back to sleep.
     #[inline]
-    pub(crate) fn work_found(&self) {
+    pub(crate) fn work_found(&self, more_work_queued: bool) {
         let threads_to_wake = self.counters.sub_inactive_thread();
-        self.wake_any_threads(threads_to_wake);
+        if more_work_queued {
+            self.wake_any_threads(threads_to_wake);
+        }
     }
 
     /// The searching worker found nothing in one round. `has_injected_jobs`

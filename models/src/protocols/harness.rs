@@ -199,15 +199,16 @@ impl<M: SleepModel> Pool<M> {
         self.wait_until(index, deque, &self.terminate[index]);
     }
 
-    fn find_work(&self, index: usize, deque: &Worker<Job<M>>) -> Option<Job<M>> {
+    fn find_work(&self, index: usize, deque: &Worker<Job<M>>) -> Option<(Job<M>, bool)> {
         if let Some(job) = deque.pop() {
-            return Some(job);
+            return Some((job, !deque.is_empty()));
         }
         let count = self.stealers.len();
         for offset in 1..count {
+            let victim = &self.stealers[(index + offset) % count];
             loop {
-                match self.stealers[(index + offset) % count].steal() {
-                    Steal::Success(job) => return Some(job),
+                match victim.steal() {
+                    Steal::Success(job) => return Some((job, !victim.is_empty())),
                     Steal::Empty => break,
                     Steal::Retry => thread::yield_now(),
                 }
@@ -215,7 +216,7 @@ impl<M: SleepModel> Pool<M> {
         }
         loop {
             match self.injector.steal() {
-                Steal::Success(job) => return Some(job),
+                Steal::Success(job) => return Some((job, !self.injector.is_empty())),
                 Steal::Empty => return None,
                 Steal::Retry => thread::yield_now(),
             }
@@ -230,7 +231,7 @@ impl<M: SleepModel> Pool<M> {
             deque,
         };
         while !self.model.probe(latch) {
-            if let Some(job) = self.find_work(index, deque) {
+            if let Some((job, _)) = self.find_work(index, deque) {
                 job(&ctx);
                 continue;
             }
@@ -241,11 +242,11 @@ impl<M: SleepModel> Pool<M> {
                     if just_woken {
                         self.stats.latch_wakeups.fetch_add(1, Ordering::SeqCst);
                     }
-                    self.model.work_found(idle);
+                    self.model.work_found(idle, false);
                     break;
                 }
-                if let Some(job) = self.find_work(index, deque) {
-                    self.model.work_found(idle);
+                if let Some((job, more_work_queued)) = self.find_work(index, deque) {
+                    self.model.work_found(idle, more_work_queued);
                     job(&ctx);
                     break;
                 }

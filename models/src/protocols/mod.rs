@@ -84,7 +84,10 @@ pub trait SleepModel: Send + Sync + Sized + 'static {
     fn start_looking(&self, worker: usize) -> Self::Idle;
 
     /// The searching worker found a job (or its latch was set); `idle` ends.
-    fn work_found(&self, idle: Self::Idle);
+    /// `more_work_queued` says whether the queue the job came from still
+    /// held work after the take (false when the latch was set); a model may
+    /// use it to decide whether to wake helpers.
+    fn work_found(&self, idle: Self::Idle, more_work_queued: bool);
 
     /// One search round of the worker that owns `idle` found nothing.
     /// `latch` is the latch it waits on. May block; returns
