@@ -44,6 +44,6 @@ fn cross_pool_latch_wakes_sleeping_owner_1w() {
 fn lock_latch_wakes_outside_thread_1w() {
     let config = Config::new(1).jobs(1);
     Check::new("2", "lock_latch_wakes_outside_thread", config)
-        .bound(3)
+        .bound(4)
         .run(move || lock_latch_wakes_outside_thread(config));
 }
