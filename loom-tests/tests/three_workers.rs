@@ -6,10 +6,12 @@
 //! thread are four of loom's five threads.
 //!
 //! Ignored: too large for the suite. At bound 0 they are trivial (6, 24 and
-//! 5 executions, passing), and at bound 1 none finished within 120 s on the
-//! shared 2-core machine (more than 360,000 executions each, all passing
-//! when cut off; 2026-11-23). Run them with `--ignored`, one per process,
-//! with a time cap (`LOOM_MAX_DURATION`), or in the soak.
+//! 5 executions, passing). At bound 1 none finished: on the 2-core machine
+//! (2026-11-23) `injected_jobs_beside_blocked_worker_3w` explored 1,619,999
+//! executions and `join_latch_wakes_sleeping_owner_3w` 1,439,999 in 300 s
+//! each on a quiet core, and `join_latch_wakes_owner_3w` 399,999 in 120 s
+//! under load, with no failure when cut off. Run them with `--ignored`, one
+//! per process, with a time cap (`LOOM_MAX_DURATION`).
 
 use drowse_loom_tests::Check;
 use drowse_models::{
