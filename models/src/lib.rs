@@ -14,7 +14,9 @@
 //! 2. latch sets wake their owner: [`join_latch_wakes_owner`],
 //!    [`scope_latch_wakes_owner`], [`cross_pool_latch_wakes_owner`], and the
 //!    setter of a cross-pool latch keeps the owner's pool alive while it
-//!    wakes it: [`cross_pool_latch_outlives_owner_pool`];
+//!    wakes it: [`cross_pool_latch_outlives_owner_pool`]; one latch kind at
+//!    a time, with the owner certainly asleep on it while the pool runs:
+//!    [`latch_kinds`];
 //! 3. the fences carry property 1 through JEC rollover: [`injected_jobs`]
 //!    and [`injected_jobs_beside_blocked_worker`] with a narrow JEC;
 //! 4. internal jobs: [`internal_job_is_found`], and the overlook the design
@@ -31,7 +33,9 @@
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
 
+pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
 
+pub use latch_kinds::*;
 pub use scenarios::*;
