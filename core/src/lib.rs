@@ -36,6 +36,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, missing_debug_implementations)]
 
+mod broadcast;
 mod job;
 mod join;
 mod latch;
@@ -49,12 +50,15 @@ mod spawn;
 pub mod sync;
 mod thread_pool;
 mod unwind;
+mod yielding;
 
+pub use crate::broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 pub use crate::join::{join, join_context};
-pub use crate::scope::{scope, Scope};
+pub use crate::scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use crate::sleep::{JecWidth, SleepSnapshot};
-pub use crate::spawn::spawn;
+pub use crate::spawn::{spawn, spawn_fifo};
 pub use crate::thread_pool::{current_thread_index, ThreadPool};
+pub use crate::yielding::{current_thread_has_pending_tasks, yield_local, yield_now, Yield};
 
 use std::any::Any;
 use std::error::Error;
