@@ -168,3 +168,16 @@ pub const IS_CHECKER: bool = world::IS_CHECKER;
 pub(crate) fn random_seed() -> u64 {
     world::random_seed()
 }
+
+#[cfg(test)]
+mod test {
+    #[test]
+    fn random_seeds_differ_in_std_and_are_fixed_under_the_checkers() {
+        let (first, second) = (super::random_seed(), super::random_seed());
+        if super::IS_CHECKER {
+            assert_eq!((first, second), (0, 0));
+        } else {
+            assert_ne!(first, second);
+        }
+    }
+}
