@@ -128,7 +128,7 @@ where
             let op = Arc::clone(&op);
             let job_registry = Arc::clone(registry);
             let job = HeapJob::new(move || {
-                job_registry.catch_unwind(move || BroadcastContext::with(|context| op(context)));
+                job_registry.catch_unwind(move || BroadcastContext::with(&*op));
                 job_registry.terminate();
             });
             // SAFETY: each job is pushed once, so runs once, and owns what it

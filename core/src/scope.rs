@@ -137,9 +137,9 @@ where
 /// The current thread's worker (of any pool), and the pool to spawn into:
 /// `registry` if given, else the current worker's pool, else the global
 /// pool.
-fn in_place_owner_and_registry<'a>(
-    registry: Option<&'a Arc<Registry>>,
-) -> (Option<&'a WorkerThread>, &'a Arc<Registry>) {
+fn in_place_owner_and_registry(
+    registry: Option<&Arc<Registry>>,
+) -> (Option<&WorkerThread>, &Arc<Registry>) {
     // SAFETY: a non-null current worker is live until the current thread
     // leaves its main loop, which it cannot do while it runs this scope.
     let owner_thread = unsafe { WorkerThread::current().as_ref() };

@@ -28,16 +28,13 @@ fn spawn_order(spawn: fn(Box<dyn FnOnce() + Send>)) -> Vec<usize> {
 
 #[test]
 fn spawn_fifo_on_one_thread_runs_in_spawn_order() {
-    assert_eq!(
-        spawn_order(|job| drowse::spawn_fifo(job)),
-        (0..10).collect::<Vec<_>>()
-    );
+    assert_eq!(spawn_order(drowse::spawn_fifo), (0..10).collect::<Vec<_>>());
 }
 
 #[test]
 fn spawn_on_one_thread_runs_newest_first() {
     assert_eq!(
-        spawn_order(|job| drowse::spawn(job)),
+        spawn_order(drowse::spawn),
         (0..10).rev().collect::<Vec<_>>()
     );
 }
