@@ -1,7 +1,8 @@
 //! Jobs: type-erased pointers to work that some worker will run once.
 
 use crate::latch::Latch;
-use crate::sync::UnsafeCell;
+use crate::sync::deque::{Injector, Steal};
+use crate::sync::{thread, UnsafeCell};
 use crate::unwind;
 use std::any::Any;
 use std::mem;
@@ -43,10 +44,15 @@ impl JobRef {
     }
 
     /// Identifies the job, so that a worker can recognise its own job when it
-    /// pops it back: no two live jobs share an address.
+    /// pops it back. The address alone would not do: every zero-sized job
+    /// (a `HeapJob` of a closure that captures nothing) has the same dangling
+    /// address, so the function that runs it is part of the identity.
     #[inline]
-    pub(crate) fn id(&self) -> *const () {
-        self.pointer
+    pub(crate) fn id(&self) -> JobId {
+        JobId {
+            pointer: self.pointer,
+            execute_fn: self.execute_fn,
+        }
     }
 
     /// # Safety
@@ -57,6 +63,28 @@ impl JobRef {
         unsafe { (self.execute_fn)(self.pointer) }
     }
 }
+
+/// What tells one queued job from another: its data pointer together with
+/// the function that runs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JobId {
+    pointer: *const (),
+    execute_fn: unsafe fn(*const ()),
+}
+
+impl PartialEq for JobId {
+    fn eq(&self, other: &Self) -> bool {
+        // The function addresses compared are copies of the one stored when
+        // the `JobRef` was made, never addresses taken afresh, so the same
+        // job always compares equal. Two different functions may share an
+        // address when the compiler merges identical code; those jobs then
+        // also have different data pointers, unless both are zero-sized, in
+        // which case running either one runs the same code on no data.
+        self.pointer == other.pointer && self.execute_fn as usize == other.execute_fn as usize
+    }
+}
+
+impl Eq for JobId {}
 
 /// The outcome of a job.
 pub(crate) enum JobResult<T> {
@@ -170,5 +198,52 @@ impl<F: FnOnce() + Send> Job for HeapJob<F> {
         // once, so we own the box again.
         let this = unsafe { Box::from_raw(this.cast::<Self>().cast_mut()) };
         (this.func)();
+    }
+}
+
+/// A worker's (or a FIFO scope's) queue of FIFO jobs. `spawn_fifo` pushes
+/// the job here and a `JobRef` to the queue itself onto the worker's deque:
+/// whoever runs that `JobRef`, popped LIFO by the owner or stolen FIFO by a
+/// thief, runs the OLDEST job of the queue, so the jobs of one thread start
+/// in the order they were spawned.
+pub(crate) struct JobFifo {
+    jobs: Injector<JobRef>,
+}
+
+impl JobFifo {
+    pub(crate) fn new() -> JobFifo {
+        JobFifo {
+            jobs: Injector::new(),
+        }
+    }
+
+    /// Queues `job` and returns the `JobRef` to push in its place.
+    ///
+    /// # Safety
+    /// `self` must stay alive and in place until the returned `JobRef` has
+    /// run, and that `JobRef` must run exactly once.
+    pub(crate) unsafe fn push(&self, job: JobRef) -> JobRef {
+        self.jobs.push(job);
+        // SAFETY: forwarded from the caller.
+        unsafe { JobRef::new(self) }
+    }
+}
+
+impl Job for JobFifo {
+    unsafe fn execute(this: *const ()) {
+        // SAFETY: `this` came from `JobFifo::push` on a queue the caller
+        // keeps alive until this `JobRef` has run.
+        let this = unsafe { &*this.cast::<Self>() };
+        // Every `JobRef` to the queue was pushed together with one job, and
+        // each runs once, so there is a job for this run.
+        let job = loop {
+            match this.jobs.steal() {
+                Steal::Success(job) => break job,
+                Steal::Empty => unreachable!("a FIFO queue ran more often than jobs were pushed"),
+                Steal::Retry => thread::yield_now(),
+            }
+        };
+        // SAFETY: popped from the queue, so it has not run before.
+        unsafe { job.execute() }
     }
 }

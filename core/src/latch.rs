@@ -263,23 +263,57 @@ impl AsCoreLatch for OnceLatch {
     }
 }
 
-/// Set when its count drops to zero; `scope` uses one to wait for every
-/// spawned job. The count starts at one, for the scope's own body. Its owner
-/// is the worker that runs the scope, which waits by stealing work.
+/// Set when its count drops to zero. `scope` uses one to wait for every
+/// spawned job (the count starts at one, for the scope's own body), and
+/// `broadcast` one to wait for every worker's share.
+///
+/// Its owner is the thread that waits. A worker (of any pool: not
+/// necessarily the pool whose jobs count down) waits by running other jobs
+/// of its own pool and may sleep, so the last setter wakes it through its
+/// pool's sleep state. A thread outside every pool (`in_place_scope`,
+/// `broadcast` from outside) blocks on a lock instead.
 pub(crate) struct CountLatch {
     counter: AtomicUsize,
-    core_latch: CoreLatch,
-    registry: Arc<Registry>,
-    worker_index: usize,
+    kind: CountLatchKind,
+}
+
+enum CountLatchKind {
+    /// The owner is worker `worker_index` of `registry`.
+    Stealing {
+        core_latch: CoreLatch,
+        registry: Arc<Registry>,
+        worker_index: usize,
+    },
+    /// The owner is not a worker thread.
+    Blocking { lock_latch: LockLatch },
 }
 
 impl CountLatch {
-    pub(crate) fn new(owner: &crate::registry::WorkerThread) -> CountLatch {
+    /// A latch with count one, owned by `owner` (`None`: a thread outside
+    /// every pool).
+    pub(crate) fn new(owner: Option<&crate::registry::WorkerThread>) -> CountLatch {
+        CountLatch::with_count(1, owner)
+    }
+
+    /// A latch that is set by the `count`-th call of `set`.
+    pub(crate) fn with_count(
+        count: usize,
+        owner: Option<&crate::registry::WorkerThread>,
+    ) -> CountLatch {
+        debug_assert!(count > 0, "a count latch must start unset");
+        let kind = match owner {
+            Some(owner) => CountLatchKind::Stealing {
+                core_latch: CoreLatch::new(),
+                registry: Arc::clone(owner.registry()),
+                worker_index: owner.index(),
+            },
+            None => CountLatchKind::Blocking {
+                lock_latch: LockLatch::new(),
+            },
+        };
         CountLatch {
-            counter: AtomicUsize::new(1),
-            core_latch: CoreLatch::new(),
-            registry: Arc::clone(owner.registry()),
-            worker_index: owner.index(),
+            counter: AtomicUsize::new(count),
+            kind,
         }
     }
 
@@ -288,15 +322,30 @@ impl CountLatch {
         debug_assert!(before > 0, "incremented a count latch that was already set");
     }
 
-    /// Waits, by running other jobs, until the count reaches zero.
+    /// Waits until the count reaches zero: by running other jobs when the
+    /// owner is a worker, by blocking otherwise.
     ///
     /// # Safety
-    /// `owner` must be the current thread's worker and the latch's owner.
-    pub(crate) unsafe fn wait(&self, owner: &crate::registry::WorkerThread) {
-        debug_assert!(Arc::ptr_eq(&self.registry, owner.registry()));
-        debug_assert_eq!(self.worker_index, owner.index());
-        // SAFETY: forwarded.
-        unsafe { owner.wait_until(&self.core_latch) };
+    /// `owner` must be the current thread's worker (`None` outside every
+    /// pool) and the owner this latch was made for.
+    pub(crate) unsafe fn wait(&self, owner: Option<&crate::registry::WorkerThread>) {
+        match (&self.kind, owner) {
+            (
+                CountLatchKind::Stealing {
+                    core_latch,
+                    registry,
+                    worker_index,
+                },
+                Some(owner),
+            ) => {
+                debug_assert!(Arc::ptr_eq(registry, owner.registry()));
+                debug_assert_eq!(*worker_index, owner.index());
+                // SAFETY: forwarded.
+                unsafe { owner.wait_until(core_latch) };
+            }
+            (CountLatchKind::Blocking { lock_latch }, None) => lock_latch.wait_and_reset(),
+            _ => unreachable!("a count latch waited on by a thread it was not made for"),
+        }
     }
 }
 
@@ -308,14 +357,31 @@ impl Latch for CountLatch {
         if !reached_zero {
             return;
         }
-        // The owner may free the latch, and with it `registry`, as soon as
-        // the core latch is set: copy out what the wake-up needs first.
-        // SAFETY: the core latch is still unset, so `*this` is live.
-        let (registry, worker_index) =
-            unsafe { (Arc::clone(&(*this).registry), (*this).worker_index) };
-        // SAFETY: as above.
-        if unsafe { CoreLatch::set(&(*this).core_latch) } {
-            registry.notify_worker_latch_is_set(worker_index);
+        // SAFETY: the inner latch is still unset, so `*this` is live.
+        match unsafe { &(*this).kind } {
+            CountLatchKind::Stealing {
+                core_latch,
+                registry,
+                worker_index,
+            } => {
+                // The owner may free the latch, and with it `registry`, as
+                // soon as the core latch is set: copy out what the wake-up
+                // needs first.
+                let registry = Arc::clone(registry);
+                let worker_index = *worker_index;
+                let core_latch: *const CoreLatch = core_latch;
+                // SAFETY: as above; nothing of `*this` is touched after the
+                // swap inside `CoreLatch::set`.
+                if unsafe { CoreLatch::set(core_latch) } {
+                    registry.notify_worker_latch_is_set(worker_index);
+                }
+            }
+            CountLatchKind::Blocking { lock_latch } => {
+                let lock_latch: *const LockLatch = lock_latch;
+                // SAFETY: live until the owner has seen the set, which
+                // `LockLatch::set` makes happen only after its last access.
+                unsafe { LockLatch::set(lock_latch) }
+            }
         }
     }
 }

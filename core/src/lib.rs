@@ -42,6 +42,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, missing_debug_implementations)]
 
+mod broadcast;
 mod builder;
 #[cfg(doctest)]
 mod compile_fail;
@@ -66,20 +67,23 @@ mod sync;
 mod thread_builder;
 mod thread_pool;
 mod unwind;
+mod yielding;
 
+pub use crate::broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 #[allow(deprecated)]
 pub use crate::builder::{initialize, Configuration};
 pub use crate::builder::{ThreadPoolBuildError, ThreadPoolBuilder};
 pub use crate::join::{join, join_context};
-pub use crate::scope::{scope, Scope};
+pub use crate::scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub use crate::sleep::JecWidth;
 #[cfg(feature = "diagnostics")]
 pub use crate::sleep::SleepSnapshot;
-pub use crate::spawn::spawn;
+pub use crate::spawn::{spawn, spawn_fifo};
 pub use crate::thread_builder::ThreadBuilder;
 pub use crate::thread_pool::{current_thread_index, ThreadPool};
+pub use crate::yielding::{current_thread_has_pending_tasks, yield_local, yield_now, Yield};
 
 use std::marker::PhantomData;
 

@@ -1,7 +1,7 @@
 //! The registry: one pool's worker threads, their queues and sleep state.
 
 use crate::builder::{ErrorKind, PanicHandler, ThreadHandler};
-use crate::job::{JobRef, StackJob};
+use crate::job::{JobFifo, JobRef, StackJob};
 use crate::latch::{AsCoreLatch, CoreLatch, LockLatch, OnceLatch, SpinLatch};
 use crate::lifecycle::{WorkerCountdown, WorkerLifetime};
 #[cfg(feature = "diagnostics")]
@@ -9,9 +9,10 @@ use crate::sleep::SleepSnapshot;
 use crate::sleep::{IdleState, Sleep};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::deque::{Injector, Steal, Stealer, Worker};
-use crate::sync::{thread, thread_local, Arc, OnceLock};
+use crate::sync::{random_seed, thread, thread_local, Arc, Mutex, OnceLock};
 use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
+use crate::yielding::Yield;
 use crate::{ThreadPoolBuildError, ThreadPoolBuilder};
 use std::any::Any;
 use std::cell::Cell;
@@ -38,12 +39,21 @@ pub(crate) struct Registry {
     stopped: WorkerCountdown,
     /// For the global registry: handed-out workers not yet started.
     started: Option<WorkerCountdown>,
+    /// The pushing ends of the workers' broadcast queues, in index order.
+    /// The lock makes each broadcast one step: two broadcasts reach every
+    /// worker in the same order.
+    broadcasts: Mutex<Vec<Worker<JobRef>>>,
 }
 
 struct ThreadInfo {
     /// Set when the pool ends; the worker's main loop waits on it.
     terminate: OnceLatch,
     stealer: Stealer<JobRef>,
+    /// The taking end of this worker's broadcast queue: jobs that only this
+    /// worker may run, one per broadcast, in the order they were broadcast.
+    broadcast_stealer: Stealer<JobRef>,
+    /// The queue behind this worker's `spawn_fifo` jobs (see `JobFifo`).
+    fifo: JobFifo,
 }
 
 /// A registry together with the handles of its threads.
@@ -86,12 +96,17 @@ impl Registry {
                 }
             })
             .collect();
+        let broadcasts: Vec<Worker<JobRef>> =
+            (0..num_threads).map(|_| Worker::new_fifo()).collect();
         let registry = Arc::new(Registry {
             thread_infos: workers
                 .iter()
-                .map(|worker| ThreadInfo {
+                .zip(&broadcasts)
+                .map(|(worker, broadcast)| ThreadInfo {
                     terminate: OnceLatch::new(),
                     stealer: worker.stealer(),
+                    broadcast_stealer: broadcast.stealer(),
+                    fifo: JobFifo::new(),
                 })
                 .collect(),
             sleep: Sleep::new(num_threads, jec_width),
@@ -102,6 +117,7 @@ impl Registry {
             terminate_count: AtomicUsize::new(1),
             stopped: WorkerCountdown::new(handed_out),
             started: (kind == RegistryKind::Global).then(|| WorkerCountdown::new(handed_out)),
+            broadcasts: Mutex::new(broadcasts),
         });
 
         // Until the build succeeds, an error or a panic (of a `thread_name`
@@ -271,6 +287,52 @@ impl Registry {
                 Steal::Retry => thread::yield_now(),
             }
         }
+    }
+
+    /// Gives worker `i` the `i`-th job, which only that worker will run (when
+    /// it has no local work left, before it steals), and wakes every worker
+    /// that sleeps.
+    ///
+    /// A worker's final look before it blocks (`WorkerThread::has_injected_job`,
+    /// made holding its sleep lock) includes its broadcast queue, and the
+    /// wake-up below takes that same lock: either our push comes before the
+    /// final look, which then sees the job, or the worker is blocked by the
+    /// time we hold its lock, and we wake it. (rayon issue #992 was a missed
+    /// wake-up where the final look skipped this queue.)
+    ///
+    /// # Panics
+    /// Unless given exactly one job per worker.
+    pub(crate) fn inject_broadcast(&self, jobs: impl ExactSizeIterator<Item = JobRef>) {
+        assert_eq!(
+            jobs.len(),
+            self.num_threads(),
+            "a broadcast needs one job per worker"
+        );
+        {
+            let broadcasts = self.broadcasts.lock().unwrap();
+            debug_assert_ne!(
+                self.terminate_count.load(Ordering::Acquire),
+                0,
+                "a job was broadcast into a pool that has ended"
+            );
+            for (queue, job) in broadcasts.iter().zip(jobs) {
+                queue.push(job);
+            }
+        }
+        for index in 0..self.num_threads() {
+            self.notify_worker_latch_is_set(index);
+        }
+    }
+
+    /// The current thread's worker, if it is a worker of this pool.
+    pub(crate) fn current_thread(&self) -> Option<&WorkerThread> {
+        // SAFETY: a non-null current worker is live for the whole call, and
+        // for as long as the caller (on this thread) can hold the reference.
+        let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
+        worker_thread
+            .registry
+            .is_same(self)
+            .then_some(worker_thread)
     }
 
     /// Pushes onto the current worker's deque when it belongs to this pool,
@@ -540,10 +602,80 @@ impl WorkerThread {
         self.registry.sleep.new_internal_jobs(1, queue_was_empty);
     }
 
-    /// The newest job on this worker's own deque.
+    /// Pushes a FIFO job: into this worker's FIFO queue, with a `JobRef` to
+    /// that queue on the deque (see `JobFifo`).
+    #[inline]
+    pub(crate) fn push_fifo(&self, job: JobRef) {
+        let fifo = &self.thread_info().fifo;
+        // SAFETY: the queue lives in the registry, which every worker keeps
+        // alive until it exits, and workers exit only once every job is done;
+        // the returned `JobRef` is pushed once and so runs once.
+        self.push(unsafe { fifo.push(job) });
+    }
+
+    /// Whether this worker's own deque is empty (its broadcast queue is not
+    /// looked at).
+    #[inline]
+    pub(crate) fn local_deque_is_empty(&self) -> bool {
+        self.worker.is_empty()
+    }
+
+    /// The newest job on this worker's own deque, or else the oldest job
+    /// broadcast to it.
     #[inline]
     pub(crate) fn take_local_job(&self) -> Option<JobRef> {
-        self.worker.pop()
+        if let Some(job) = self.worker.pop() {
+            return Some(job);
+        }
+        self.take_broadcast_job()
+    }
+
+    fn take_broadcast_job(&self) -> Option<JobRef> {
+        let broadcast_stealer = &self.thread_info().broadcast_stealer;
+        loop {
+            match broadcast_stealer.steal() {
+                Steal::Success(job) => return Some(job),
+                Steal::Empty => return None,
+                Steal::Retry => thread::yield_now(),
+            }
+        }
+    }
+
+    /// The sleeper's final look, made holding its sleep lock after it joined
+    /// the sleeping count, at the queues whose pushers do not rely on the
+    /// jobs event counter alone: its own broadcast queue (a broadcaster wakes
+    /// it through this same lock) and the injector (ordered by the two `SeqCst`
+    /// fences).
+    fn has_injected_job(&self) -> bool {
+        !self.thread_info().broadcast_stealer.is_empty() || self.registry.has_injected_job()
+    }
+
+    fn thread_info(&self) -> &ThreadInfo {
+        &self.registry.thread_infos[self.index]
+    }
+
+    /// Runs one job from anywhere (`yield_now`).
+    pub(crate) fn yield_now(&self) -> Yield {
+        match self.find_work() {
+            Some((job, _)) => {
+                // SAFETY: taken from a queue, so not run before.
+                unsafe { self.execute(job) };
+                Yield::Executed
+            }
+            None => Yield::Idle,
+        }
+    }
+
+    /// Runs one job of this worker's own (`yield_local`).
+    pub(crate) fn yield_local(&self) -> Yield {
+        match self.take_local_job() {
+            Some(job) => {
+                // SAFETY: taken from a queue, so not run before.
+                unsafe { self.execute(job) };
+                Yield::Executed
+            }
+            None => Yield::Idle,
+        }
     }
 
     /// Runs jobs (its own, stolen, injected) until `latch` is set, sleeping
@@ -582,7 +714,7 @@ impl WorkerThread {
                 }
                 self.registry
                     .sleep
-                    .no_work_found(&mut idle_state, latch, || self.registry.has_injected_job());
+                    .no_work_found(&mut idle_state, latch, || self.has_injected_job());
             }
             // The latch is set: whatever we were waiting for is the work we
             // found.
@@ -600,8 +732,10 @@ impl WorkerThread {
         unsafe { job.execute() }
     }
 
-    /// A job from anywhere (our deque, a random victim's, the injector), and
-    /// whether the queue it came from still held work after the take.
+    /// A job from anywhere (our deque or broadcast queue, a random victim's
+    /// deque, the injector), and whether the queue it came from still held
+    /// work that other workers could take after the take (a broadcast
+    /// queue's jobs are this worker's alone, so they never count).
     fn find_work(&self) -> Option<(JobRef, bool)> {
         if let Some(job) = self.take_local_job() {
             return Some((job, !self.worker.is_empty()));
@@ -703,8 +837,10 @@ impl Drop for AbandonOnFailure<'_> {
     }
 }
 
-/// A small random number generator for picking victims. Seeded from the
-/// worker index, so that a checker replays the same choices.
+/// A small random number generator for picking victims. In the std world
+/// each worker of each pool gets a random seed; under the checkers
+/// (`sync::random_seed` is constant there) the seed depends on the worker
+/// index alone, so that a schedule replays the same choices.
 struct XorShift64Star {
     state: Cell<u64>,
 }
@@ -712,7 +848,7 @@ struct XorShift64Star {
 impl XorShift64Star {
     fn new(index: usize) -> Self {
         // Any non-zero seed works; spread the indices apart.
-        let seed = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ random_seed();
         XorShift64Star {
             state: Cell::new(seed | 1),
         }
@@ -720,6 +856,7 @@ impl XorShift64Star {
 
     fn next(&self) -> u64 {
         let mut x = self.state.get();
+        debug_assert_ne!(x, 0, "xorshift stays at zero forever");
         x ^= x >> 12;
         x ^= x << 25;
         x ^= x >> 27;

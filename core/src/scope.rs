@@ -1,7 +1,9 @@
-//! `scope`: spawn jobs that may borrow from the caller's stack, and wait for
-//! all of them.
+//! `scope` and `scope_fifo`: spawn jobs that may borrow from the caller's
+//! stack, and wait for all of them; `in_place_scope` and
+//! `in_place_scope_fifo` run the scope's body on the calling thread.
 
-use crate::job::HeapJob;
+use crate::broadcast::BroadcastContext;
+use crate::job::{HeapJob, JobFifo, JobRef};
 use crate::latch::{CountLatch, Latch};
 use crate::registry::{self, Registry, WorkerThread};
 use crate::sync::{Arc, Mutex};
@@ -9,19 +11,36 @@ use crate::unwind;
 use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
+use std::ptr;
 
-/// What a job spawned in a scope looks like, for `Scope`'s variance.
+/// What a job spawned in a scope looks like, for the scopes' variance.
 type ScopeBody<'scope> = dyn FnOnce(&Scope<'scope>) + Send + Sync + 'scope;
 
 /// A scope in which jobs that borrow from outside it can be spawned. See
 /// [`scope()`].
 pub struct Scope<'scope> {
+    base: ScopeBase<'scope>,
+}
+
+/// A scope whose jobs, spawned from one thread, start in the order they were
+/// spawned. See [`scope_fifo()`].
+pub struct ScopeFifo<'scope> {
+    base: ScopeBase<'scope>,
+    /// One FIFO queue per worker of the scope's pool (see `JobFifo`).
+    fifos: Vec<JobFifo>,
+}
+
+/// What both kinds of scope share.
+struct ScopeBase<'scope> {
+    /// The pool that the scope's jobs are spawned into.
     registry: Arc<Registry>,
     /// The first panic of the body or of a spawned job.
     panic: Mutex<Option<Box<dyn Any + Send>>>,
-    /// Counts the body and every spawned job not yet finished.
+    /// Counts the body and every spawned job not yet finished. Its owner is
+    /// the thread that runs the body.
     job_completed_latch: CountLatch,
-    /// Makes `Scope` invariant in `'scope`, as the jobs it runs borrow for it.
+    /// Makes the scopes invariant in `'scope`, as the jobs they run borrow
+    /// for it.
     marker: PhantomData<Box<ScopeBody<'scope>>>,
 }
 
@@ -40,19 +59,102 @@ where
     R: Send,
 {
     registry::in_worker(|owner_thread, _| {
-        let scope = Scope::new(owner_thread);
+        let scope = Scope::new(Some(owner_thread), owner_thread.registry());
         // SAFETY: `owner_thread` is the current thread's worker.
-        unsafe { scope.complete(owner_thread, || op(&scope)) }
+        unsafe { scope.base.complete(Some(owner_thread), || op(&scope)) }
     })
 }
 
+/// Like [`scope()`], but jobs spawned with [`ScopeFifo::spawn_fifo`] from one
+/// thread start in the order they were spawned (first in, first out), where
+/// [`Scope::spawn`] starts a thread's jobs newest first.
+///
+/// # Panics
+/// As [`scope()`].
+pub fn scope_fifo<'scope, OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
+    R: Send,
+{
+    registry::in_worker(|owner_thread, _| {
+        let scope = ScopeFifo::new(Some(owner_thread), owner_thread.registry());
+        // SAFETY: `owner_thread` is the current thread's worker.
+        unsafe { scope.base.complete(Some(owner_thread), || op(&scope)) }
+    })
+}
+
+/// Like [`scope()`], but `op` runs on the calling thread, whatever it is:
+/// it need not be `Send` and may use the thread's locals. Its spawned jobs go
+/// to the current pool (the global pool outside any pool). While the scope
+/// waits for them, a worker thread runs other jobs of its own pool; any
+/// other thread blocks.
+///
+/// # Panics
+/// As [`scope()`].
+pub fn in_place_scope<'scope, OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&Scope<'scope>) -> R,
+{
+    in_place_scope_in(None, op)
+}
+
+/// Like [`scope_fifo()`], but `op` runs on the calling thread, as for
+/// [`in_place_scope()`].
+///
+/// # Panics
+/// As [`scope()`].
+pub fn in_place_scope_fifo<'scope, OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&ScopeFifo<'scope>) -> R,
+{
+    in_place_scope_fifo_in(None, op)
+}
+
+/// `in_place_scope` spawning into `registry` (the current pool when `None`).
+pub(crate) fn in_place_scope_in<'scope, OP, R>(registry: Option<&Arc<Registry>>, op: OP) -> R
+where
+    OP: FnOnce(&Scope<'scope>) -> R,
+{
+    let (owner_thread, registry) = in_place_owner_and_registry(registry);
+    let scope = Scope::new(owner_thread, registry);
+    // SAFETY: `owner_thread` is the current thread's worker, or `None` on a
+    // thread outside every pool.
+    unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+}
+
+/// `in_place_scope_fifo` spawning into `registry` (the current pool when
+/// `None`).
+pub(crate) fn in_place_scope_fifo_in<'scope, OP, R>(registry: Option<&Arc<Registry>>, op: OP) -> R
+where
+    OP: FnOnce(&ScopeFifo<'scope>) -> R,
+{
+    let (owner_thread, registry) = in_place_owner_and_registry(registry);
+    let scope = ScopeFifo::new(owner_thread, registry);
+    // SAFETY: as in `in_place_scope_in`.
+    unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+}
+
+/// The current thread's worker (of any pool), and the pool to spawn into:
+/// `registry` if given, else the current worker's pool, else the global
+/// pool.
+fn in_place_owner_and_registry(
+    registry: Option<&Arc<Registry>>,
+) -> (Option<&WorkerThread>, &Arc<Registry>) {
+    // SAFETY: a non-null current worker is live until the current thread
+    // leaves its main loop, which it cannot do while it runs this scope.
+    let owner_thread = unsafe { WorkerThread::current().as_ref() };
+    let registry = match (registry, owner_thread) {
+        (Some(registry), _) => registry,
+        (None, Some(owner_thread)) => owner_thread.registry(),
+        (None, None) => registry::global_registry(),
+    };
+    (owner_thread, registry)
+}
+
 impl<'scope> Scope<'scope> {
-    fn new(owner_thread: &WorkerThread) -> Self {
+    fn new(owner_thread: Option<&WorkerThread>, registry: &Arc<Registry>) -> Self {
         Scope {
-            registry: Arc::clone(owner_thread.registry()),
-            panic: Mutex::new(None),
-            job_completed_latch: CountLatch::new(owner_thread),
-            marker: PhantomData,
+            base: ScopeBase::new(owner_thread, registry),
         }
     }
 
@@ -62,26 +164,163 @@ impl<'scope> Scope<'scope> {
     where
         BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
     {
-        let scope_ref = ScopeRef(self);
-        self.job_completed_latch.increment();
+        let scope_ptr = ScopePtr(self);
         let job = HeapJob::new(move || {
             // SAFETY: the scope waits for this job before it returns, so the
-            // pointer is live while the job runs.
-            let scope = unsafe { scope_ref.get() };
-            scope.run_job(|| body(scope));
+            // pointer is live until the job counts itself done.
+            let scope = unsafe { scope_ptr.get() };
+            // SAFETY: as above.
+            unsafe { ScopeBase::execute_job(&scope.base, move || body(scope)) };
         });
-        // SAFETY: the job runs exactly once, from a queue, and the scope
-        // (which everything `body` borrows outlives) waits for it.
-        let job_ref = unsafe { job.into_job_ref() };
-        self.registry.inject_or_push(job_ref);
+        // SAFETY: see `ScopeBase::job_ref`.
+        let job_ref = unsafe { self.base.job_ref(job) };
+        self.base.registry.inject_or_push(job_ref);
+    }
+
+    /// Spawns `body` on every worker of the scope's pool (see
+    /// [`broadcast()`](crate::broadcast())): it runs once per worker, told
+    /// which by its [`BroadcastContext`]. It may borrow anything that
+    /// outlives the scope; the scope does not end before every worker has
+    /// run it.
+    pub fn spawn_broadcast<BODY>(&self, body: BODY)
+    where
+        BODY: Fn(&Scope<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
+    {
+        let scope_ptr = ScopePtr(self);
+        self.base.spawn_broadcast_with(body, move |body| {
+            // SAFETY: the scope waits for this job before it returns.
+            let scope = unsafe { scope_ptr.get() };
+            // SAFETY: as above.
+            unsafe {
+                ScopeBase::execute_job(&scope.base, move || {
+                    BroadcastContext::with(|context| body(scope, context))
+                })
+            };
+        });
+    }
+}
+
+impl<'scope> ScopeFifo<'scope> {
+    fn new(owner_thread: Option<&WorkerThread>, registry: &Arc<Registry>) -> Self {
+        let base = ScopeBase::new(owner_thread, registry);
+        let fifos = (0..base.registry.num_threads())
+            .map(|_| JobFifo::new())
+            .collect();
+        ScopeFifo { base, fifos }
+    }
+
+    /// Spawns `body` into the scope's pool. Jobs spawned from one worker
+    /// thread start in the order they were spawned; from outside the pool
+    /// they go through its injector, which is FIFO too. It may borrow
+    /// anything that outlives the scope; the scope does not end before it
+    /// has run.
+    pub fn spawn_fifo<BODY>(&self, body: BODY)
+    where
+        BODY: FnOnce(&ScopeFifo<'scope>) + Send + 'scope,
+    {
+        let scope_ptr = ScopePtr(self);
+        let job = HeapJob::new(move || {
+            // SAFETY: the scope waits for this job before it returns.
+            let scope = unsafe { scope_ptr.get() };
+            // SAFETY: as above.
+            unsafe { ScopeBase::execute_job(&scope.base, move || body(scope)) };
+        });
+        // SAFETY: see `ScopeBase::job_ref`.
+        let job_ref = unsafe { self.base.job_ref(job) };
+        match self.base.registry.current_thread() {
+            Some(worker_thread) => {
+                let fifo = &self.fifos[worker_thread.index()];
+                // SAFETY: the queue lives in the scope, which outlives every
+                // job spawned in it; each `JobRef` to the queue carries one
+                // job of its own, so when the last job is done every such
+                // `JobRef` has run. It is pushed once, so it runs once.
+                worker_thread.push(unsafe { fifo.push(job_ref) });
+            }
+            None => self.base.registry.inject(job_ref),
+        }
+    }
+
+    /// Spawns `body` on every worker of the scope's pool, as
+    /// [`Scope::spawn_broadcast`] does.
+    pub fn spawn_broadcast<BODY>(&self, body: BODY)
+    where
+        BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
+    {
+        let scope_ptr = ScopePtr(self);
+        self.base.spawn_broadcast_with(body, move |body| {
+            // SAFETY: the scope waits for this job before it returns.
+            let scope = unsafe { scope_ptr.get() };
+            // SAFETY: as above.
+            unsafe {
+                ScopeBase::execute_job(&scope.base, move || {
+                    BroadcastContext::with(|context| body(scope, context))
+                })
+            };
+        });
+    }
+}
+
+impl<'scope> ScopeBase<'scope> {
+    fn new(owner_thread: Option<&WorkerThread>, registry: &Arc<Registry>) -> Self {
+        ScopeBase {
+            registry: Arc::clone(registry),
+            panic: Mutex::new(None),
+            job_completed_latch: CountLatch::new(owner_thread),
+            marker: PhantomData,
+        }
+    }
+
+    /// Counts a spawned job and hands it to the queues.
+    ///
+    /// # Safety
+    /// The caller pushes the `JobRef` once; the job must count itself done
+    /// (through `execute_job`) as the last thing it does with the scope.
+    unsafe fn job_ref<F>(&self, job: Box<HeapJob<F>>) -> JobRef
+    where
+        F: FnOnce() + Send + 'scope,
+    {
+        self.job_completed_latch.increment();
+        // SAFETY: the job runs once (the caller's contract), and the scope,
+        // which everything `F` borrows outlives, waits for it.
+        unsafe { job.into_job_ref() }
+    }
+
+    /// Broadcasts one job per worker; each calls `run` with a shared
+    /// reference-counted `body`. Each job's reference to `body` is released
+    /// inside `run`, before the job counts itself done: so `body` (which may
+    /// borrow for `'scope`) is dropped while the scope is still alive.
+    fn spawn_broadcast_with<BODY, RUN>(&self, body: BODY, run: RUN)
+    where
+        BODY: Send + Sync + 'scope,
+        RUN: Fn(Arc<BODY>) + Send + Clone + 'scope,
+    {
+        let body = Arc::new(body);
+        let job_refs: Vec<JobRef> = (0..self.registry.num_threads())
+            .map(|_| {
+                let body = Arc::clone(&body);
+                let run = run.clone();
+                let job = HeapJob::new(move || run(body));
+                // SAFETY: pushed once below; `run` counts the job done last.
+                unsafe { self.job_ref(job) }
+            })
+            .collect();
+        drop(body);
+        self.registry.inject_broadcast(job_refs.into_iter());
     }
 
     /// Runs the body, waits for the spawned jobs, resumes the first panic.
     ///
     /// # Safety
-    /// `owner_thread` must be the current thread's worker.
-    unsafe fn complete<R>(&self, owner_thread: &WorkerThread, body: impl FnOnce() -> R) -> R {
-        let result = self.run_job(body);
+    /// `owner_thread` must be the current thread's worker (`None` on a
+    /// thread outside every pool), the owner the scope was made for.
+    unsafe fn complete<R>(
+        &self,
+        owner_thread: Option<&WorkerThread>,
+        body: impl FnOnce() -> R,
+    ) -> R {
+        // SAFETY: `self` is live; we are its owner, so setting its latch
+        // cannot free it under us.
+        let result = unsafe { ScopeBase::execute_job_closure(self, body) };
         // SAFETY: forwarded.
         unsafe { self.job_completed_latch.wait(owner_thread) };
         if let Some(payload) = self.panic.lock().unwrap().take() {
@@ -90,19 +329,39 @@ impl<'scope> Scope<'scope> {
         result.expect("without a panic, the body returned a value")
     }
 
+    /// Runs a spawned job of the scope and counts it done.
+    ///
+    /// # Safety
+    /// `this` must point to a live scope that counted this job.
+    unsafe fn execute_job(this: *const Self, job: impl FnOnce()) {
+        // SAFETY: forwarded.
+        let _: Option<()> = unsafe { ScopeBase::execute_job_closure(this, job) };
+    }
+
     /// Runs a job of the scope (or the body), records a panic, and counts
     /// the job as done.
-    fn run_job<R>(&self, job: impl FnOnce() -> R) -> Option<R> {
+    ///
+    /// Takes a raw pointer, not `&self`: once the latch is counted down the
+    /// scope's owner may return and free the scope, and a reference argument
+    /// would claim that it stays live until this function returns.
+    ///
+    /// # Safety
+    /// `this` must point to a live scope that counted this job; nothing may
+    /// use `*this` after this call.
+    unsafe fn execute_job_closure<R>(this: *const Self, job: impl FnOnce() -> R) -> Option<R> {
         let result = match unwind::halt_unwinding(job) {
             Ok(value) => Some(value),
             Err(payload) => {
-                self.panic.lock().unwrap().get_or_insert(payload);
+                // SAFETY: the latch is not counted down yet, so `*this` is
+                // live.
+                let panic = unsafe { &(*this).panic };
+                panic.lock().unwrap().get_or_insert(payload);
                 None
             }
         };
-        // SAFETY: the latch lives in `self`; after this set we do not touch
-        // `self` again (the owner may return and free it).
-        unsafe { Latch::set(&self.job_completed_latch) };
+        // SAFETY: `*this` is live until the latch is counted down, and
+        // `Latch::set` touches nothing of it after that.
+        unsafe { Latch::set(ptr::addr_of!((*this).job_completed_latch)) };
         result
     }
 }
@@ -110,22 +369,42 @@ impl<'scope> Scope<'scope> {
 impl fmt::Debug for Scope<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Scope")
-            .field("num_threads", &self.registry.num_threads())
+            .field("num_threads", &self.base.registry.num_threads())
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for ScopeFifo<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScopeFifo")
+            .field("num_threads", &self.base.registry.num_threads())
+            .field("num_fifos", &self.fifos.len())
             .finish_non_exhaustive()
     }
 }
 
 /// A pointer to a scope that spawned jobs carry to other threads.
-struct ScopeRef<'scope>(*const Scope<'scope>);
+struct ScopePtr<T>(*const T);
 
-// SAFETY: `Scope` is `Sync` (a registry handle, a mutex, atomics), so sharing
-// it by pointer is sound while it is alive, which `Scope::spawn` ensures.
-unsafe impl Send for ScopeRef<'_> {}
+// SAFETY: the scopes are `Sync` (a registry handle, a mutex, atomics, FIFO
+// queues), so sharing one by pointer is sound while it is alive, which the
+// scope ensures by waiting for every job that holds a `ScopePtr`.
+unsafe impl<T: Sync> Send for ScopePtr<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for ScopePtr<T> {}
 
-impl<'scope> ScopeRef<'scope> {
+impl<T> Clone for ScopePtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ScopePtr<T> {}
+
+impl<T> ScopePtr<T> {
     /// # Safety
     /// The scope must still be alive.
-    unsafe fn get<'a>(self) -> &'a Scope<'scope> {
+    unsafe fn get<'a>(self) -> &'a T {
         // SAFETY: forwarded.
         unsafe { &*self.0 }
     }

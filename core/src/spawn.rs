@@ -1,6 +1,6 @@
-//! `spawn`: fire-and-forget jobs.
+//! `spawn` and `spawn_fifo`: fire-and-forget jobs.
 
-use crate::job::HeapJob;
+use crate::job::{HeapJob, JobRef};
 use crate::registry::{self, Registry};
 use crate::sync::Arc;
 
@@ -18,19 +18,50 @@ where
     spawn_in(func, &registry::current_registry());
 }
 
+/// Like [`spawn()`], but the jobs that one worker thread spawns with
+/// `spawn_fifo` start in the order they were spawned (first in, first out),
+/// where those spawned with `spawn` start newest first. From outside any
+/// pool both go through the pool's injector, which is FIFO.
+///
+/// Panics and pool lifetime are as for [`spawn()`].
+pub fn spawn_fifo<F>(func: F)
+where
+    F: FnOnce() + Send + 'static,
+{
+    spawn_fifo_in(func, &registry::current_registry());
+}
+
 pub(crate) fn spawn_in<F>(func: F, registry: &Arc<Registry>)
 where
     F: FnOnce() + Send + 'static,
 {
-    // The job holds the pool open until it has run.
+    let job_ref = spawn_job(func, registry);
+    registry.inject_or_push(job_ref);
+}
+
+pub(crate) fn spawn_fifo_in<F>(func: F, registry: &Arc<Registry>)
+where
+    F: FnOnce() + Send + 'static,
+{
+    let job_ref = spawn_job(func, registry);
+    match registry.current_thread() {
+        Some(worker_thread) => worker_thread.push_fifo(job_ref),
+        None => registry.inject(job_ref),
+    }
+}
+
+/// A job that runs `func` and holds the pool open until it has.
+fn spawn_job<F>(func: F, registry: &Arc<Registry>) -> JobRef
+where
+    F: FnOnce() + Send + 'static,
+{
     registry.increment_terminate_count();
     let job_registry = Arc::clone(registry);
     let job = HeapJob::new(move || {
         job_registry.catch_unwind(func);
         job_registry.terminate();
     });
-    // SAFETY: the job runs exactly once, from a queue, and owns everything it
-    // uses (`func` is 'static).
-    let job_ref = unsafe { job.into_job_ref() };
-    registry.inject_or_push(job_ref);
+    // SAFETY: the caller pushes the job once, so it runs exactly once, and it
+    // owns everything it uses (`func` is 'static).
+    unsafe { job.into_job_ref() }
 }

@@ -177,5 +177,6 @@ pub fn current_thread_index() -> Option<usize> {
     unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
 }
 
+mod scheduling;
 #[cfg(test)]
 mod test;

@@ -10,7 +10,8 @@
 //! The properties, numbered as in `docs/proof.md`:
 //!
 //! 1. injected jobs are never stranded: [`injected_jobs`], [`install_from_outside`],
-//!    [`injected_jobs_beside_blocked_worker`];
+//!    [`injected_jobs_beside_blocked_worker`]; nor are broadcast jobs:
+//!    [`broadcast_to_sleeping_workers`], [`broadcast_racing_sleep`];
 //! 2. latch sets wake their owner: [`join_latch_wakes_owner`],
 //!    [`scope_latch_wakes_owner`], [`cross_pool_latch_wakes_owner`], and the
 //!    setter of a cross-pool latch keeps the owner's pool alive while it

@@ -667,6 +667,65 @@ pub fn nested_join_scope(config: Config) {
     shutdown_at_rest(pool);
 }
 
+/// Property 1 for broadcasts, the wake path: once every worker is asleep,
+/// the outside thread broadcasts `config.jobs` times, back to back, and
+/// each broadcast must run exactly once on every worker. A broadcast changes
+/// no sleep counter: it reaches a sleeping worker only through the wake-up
+/// that `inject_broadcast` sends each target through its sleep lock.
+pub fn broadcast_to_sleeping_workers(config: Config) {
+    let pool = config.pool();
+    wait_until_all_asleep(&pool);
+    broadcast_and_check(&pool, config);
+    shutdown_at_rest(pool);
+}
+
+/// Property 1 for broadcasts, the race of rayon issue #992: the outside
+/// thread broadcasts into a pool whose workers are on their way to sleep.
+/// The broadcast does not move the jobs event counter, so a worker that got
+/// sleepy before the push still commits to sleeping; what saves it is its
+/// final look (holding its sleep lock, after joining the sleeping count) at
+/// its own broadcast queue, which the broadcaster's wake-up, taking that
+/// same lock, orders before or after. Skip the broadcast queue in that look
+/// and a worker that has its lock when the push lands, or takes it after
+/// the wake-up found it awake, blocks for good with its job queued: a
+/// deadlock.
+///
+/// Before each broadcast the outside thread yields a few times. Loom runs a
+/// thread that yielded only when every runnable thread has yielded too, so
+/// a worker that yields between its search rounds would otherwise always
+/// see the push before its next search; with both sides yielding, loom
+/// places the push anywhere along the worker's way to sleep.
+pub fn broadcast_racing_sleep(config: Config) {
+    let pool = config.pool();
+    for _ in 0..config.jobs {
+        for _ in 0..YIELDS_BEFORE_BROADCAST {
+            thread::yield_now();
+        }
+        broadcast_and_check(&pool, config.jobs(1));
+    }
+    shutdown_at_rest(pool);
+}
+
+/// Enough yields for a worker to get from its first search to its sleep
+/// (checker builds search three times: two rounds, then sleepy, then the
+/// attempt to sleep).
+const YIELDS_BEFORE_BROADCAST: usize = 3;
+
+/// `config.jobs` broadcasts from the calling thread, each checked to run
+/// exactly once on every worker with the right context.
+fn broadcast_and_check(pool: &ThreadPool, config: Config) {
+    for _ in 0..config.jobs {
+        let runs = RunCounts::new(config.workers);
+        let indices = pool.broadcast(|context| {
+            assert_eq!(context.num_threads(), config.workers);
+            runs.ran(context.index());
+            context.index()
+        });
+        assert_eq!(indices, (0..config.workers).collect::<Vec<_>>());
+        runs.assert_each_ran_once();
+    }
+}
+
 #[cfg(test)]
 mod test {
     //! Every scenario once, in the std world, with real threads.
@@ -697,6 +756,8 @@ mod test {
             no_self_inflicted_wakeups(Config::new(1));
             no_self_inflicted_wakeups_from_sleep(Config::new(2));
             nested_join_scope(Config::new(4).jobs(4));
+            broadcast_to_sleeping_workers(Config::new(2).jobs(2));
+            broadcast_racing_sleep(Config::new(3).jobs(3));
         }
     }
 }

@@ -72,6 +72,18 @@ mod world {
     pub const NAME: &str = "std";
     pub const IS_CHECKER: bool = false;
 
+    /// A fresh random number: `std`'s randomly keyed hasher over a counter,
+    /// so that two calls (two pools, two workers) differ, and so do two runs
+    /// of the process.
+    pub fn random_seed() -> u64 {
+        use std::hash::{BuildHasher, Hasher};
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static CALLS: AtomicU64 = AtomicU64::new(0);
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(CALLS.fetch_add(1, Ordering::Relaxed));
+        hasher.finish()
+    }
+
     /// Runs `body` once: the std world has no scheduler to explore.
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
         body()
@@ -127,6 +139,13 @@ mod world {
     pub const NAME: &str = "loom";
     pub const IS_CHECKER: bool = true;
 
+    /// Always zero: a checker must replay the same choices, so randomness
+    /// that the pool uses for tuning (victim order) is derived from worker
+    /// indices alone.
+    pub fn random_seed() -> u64 {
+        0
+    }
+
     /// Explores every interleaving of `body` within the bounds loom reads from
     /// its `LOOM_*` environment variables.
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
@@ -181,6 +200,13 @@ mod world {
     pub const NAME: &str = "shuttle";
     pub const IS_CHECKER: bool = true;
 
+    /// Always zero: a checker must replay the same choices, so randomness
+    /// that the pool uses for tuning (victim order) is derived from worker
+    /// indices alone.
+    pub fn random_seed() -> u64 {
+        0
+    }
+
     /// Runs `body` under shuttle's random scheduler, `DROWSE_SHUTTLE_ITERATIONS`
     /// times (default 1000).
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
@@ -219,3 +245,23 @@ pub const WORLD: &str = world::NAME;
 /// True under loom and shuttle. Only tuning constants and debug checks may
 /// depend on it (the protocol's logic is the same code in every world).
 pub const IS_CHECKER: bool = world::IS_CHECKER;
+
+/// A seed for the pool's victim-picking random numbers: random in the std
+/// world (a new value per call), and a constant under the checkers, whose
+/// schedules must replay exactly.
+pub(crate) fn random_seed() -> u64 {
+    world::random_seed()
+}
+
+#[cfg(test)]
+mod test {
+    #[test]
+    fn random_seeds_differ_in_std_and_are_fixed_under_the_checkers() {
+        let (first, second) = (super::random_seed(), super::random_seed());
+        if super::IS_CHECKER {
+            assert_eq!((first, second), (0, 0));
+        } else {
+            assert_ne!(first, second);
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! Model work queues for the checker worlds, with `crossbeam-deque`'s
-//! interface (`Worker`, `Stealer`, `Injector`, `Steal`).
+//! interface (`Worker` in its LIFO and FIFO flavours, `Stealer`, `Injector`,
+//! `Steal`).
 //!
 //! The items live behind a checker mutex, but whether a queue is empty is
 //! decided by one atomic load of `published_len` with `Acquire`, before any
@@ -79,25 +80,26 @@ fn steal_result<T>(item: Option<T>) -> Steal<T> {
     }
 }
 
-/// The owner's end of a work queue: the owner pops the newest item (LIFO) or
-/// the oldest (FIFO); stealers always take the oldest.
+/// The owner's end of a work queue: LIFO or FIFO for the owner, as chosen
+/// at construction; thieves always take the oldest item.
 pub struct Worker<T> {
     queue: Arc<Queue<T>>,
-    lifo: bool,
+    /// Whether the owner pops the newest item (LIFO) or the oldest (FIFO).
+    owner_pops_newest: bool,
 }
 
 impl<T> Worker<T> {
     pub fn new_lifo() -> Self {
         Worker {
             queue: Arc::new(Queue::new()),
-            lifo: true,
+            owner_pops_newest: true,
         }
     }
 
     pub fn new_fifo() -> Self {
         Worker {
             queue: Arc::new(Queue::new()),
-            lifo: false,
+            owner_pops_newest: false,
         }
     }
 
@@ -106,7 +108,7 @@ impl<T> Worker<T> {
     }
 
     pub fn pop(&self) -> Option<T> {
-        self.queue.take(self.lifo)
+        self.queue.take(self.owner_pops_newest)
     }
 
     pub fn is_empty(&self) -> bool {

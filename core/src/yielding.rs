@@ -1,0 +1,54 @@
+//! Cooperative yielding to the pool, and a look at the current worker's
+//! deque.
+
+use crate::registry::WorkerThread;
+
+/// What [`yield_now`] or [`yield_local`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Yield {
+    /// A pending job was found and run.
+    Executed,
+    /// There was no pending job to run.
+    Idle,
+}
+
+/// Runs one pending job of the current thread's pool, if there is one:
+/// from this worker's own deque or broadcast queue first, then stolen from
+/// another worker, then from the pool's injector. The job may itself run
+/// others (nested work, or work it steals while it waits).
+///
+/// Unlike [`std::thread::yield_now`], this never yields to the operating
+/// system; a polling loop that finds nothing may want to do that as well.
+///
+/// Returns `Some(Yield::Executed)` when a job ran, `Some(Yield::Idle)` when
+/// none was found, and `None` when the current thread is not a worker of any
+/// pool.
+pub fn yield_now() -> Option<Yield> {
+    // SAFETY: a non-null current worker is live for the whole call.
+    let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
+    Some(worker_thread.yield_now())
+}
+
+/// Like [`yield_now`], but only looks at the current worker's own deque and
+/// broadcast queue: it never steals.
+///
+/// Returns `Some(Yield::Executed)` when a job ran, `Some(Yield::Idle)` when
+/// none was found, and `None` when the current thread is not a worker of any
+/// pool.
+pub fn yield_local() -> Option<Yield> {
+    // SAFETY: a non-null current worker is live for the whole call.
+    let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
+    Some(worker_thread.yield_local())
+}
+
+/// Whether the current worker's own deque holds jobs not yet taken, or
+/// `None` when the current thread is not a worker of any pool.
+///
+/// Other workers may steal from the deque at any moment, so the answer can
+/// be out of date as soon as it is returned: a hint (say, for deciding
+/// whether to split work further), not a synchronisation.
+pub fn current_thread_has_pending_tasks() -> Option<bool> {
+    // SAFETY: a non-null current worker is live for the whole call.
+    let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
+    Some(!worker_thread.local_deque_is_empty())
+}
