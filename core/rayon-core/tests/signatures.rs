@@ -212,10 +212,14 @@ where
 
 // ---- Contexts and ThreadBuilder.
 
-fn context_methods<'a>() {
-    let _: fn(&FnContext) -> bool = FnContext::migrated;
+// (The argument only names the context's lifetime.)
+fn broadcast_context_methods<'a>(_: &BroadcastContext<'a>) {
     let _: fn(&BroadcastContext<'a>) -> usize = BroadcastContext::<'a>::index;
     let _: fn(&BroadcastContext<'a>) -> usize = BroadcastContext::<'a>::num_threads;
+}
+
+fn context_methods() {
+    let _: fn(&FnContext) -> bool = FnContext::migrated;
     let _: fn(&ThreadBuilder) -> usize = ThreadBuilder::index;
     let _: for<'b> fn(&'b ThreadBuilder) -> Option<&'b str> = ThreadBuilder::name;
     let _: fn(&ThreadBuilder) -> Option<usize> = ThreadBuilder::stack_size;
