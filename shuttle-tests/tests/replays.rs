@@ -21,10 +21,10 @@
 //! scheduling point, the replay prints `result=diverged` (an error in
 //! `ci/mutants`, not a kill); rerun the killing test with the patch applied
 //! (`ci/mutants NAME` logs its failing schedule in `target/mutants-logs/`)
-//! and update the string. Six of them were recorded again that way on
-//! 2026-11-23, when `is_blocked` moved inside the sleep mutex (its atomic
-//! loads and stores had been scheduling points): those name the default
-//! seed; the other four still fail with the schedules first recorded.
+//! and update the string. All ten were recorded again that way on
+//! 2026-11-23, after waking helpers only for queued work, the broadcast
+//! queues and the workers' exit countdown had moved scheduling points; each
+//! names the default seed.
 
 use drowse_models::{
     cross_pool_latch_outlives_owner_pool, cross_pool_latch_wakes_owner, install_from_outside,
@@ -32,7 +32,7 @@ use drowse_models::{
 };
 use drowse_shuttle_tests::{replay_counterexample, scenarios};
 
-/// `sleeper_decrements`, found by `p6_counters::snapshots_while_running_4w_random` after 15 executions (seed 20261122, the default).
+/// `sleeper_decrements`, found by `p6_counters::snapshots_while_running_4w_random` after 149 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/sleeper_decrements.patch applied"]
 fn replay_sleeper_decrements() {
@@ -41,10 +41,11 @@ fn replay_sleeper_decrements() {
         "replay_sleeper_decrements",
         move || scenarios::snapshots_while_running(config),
         "
-     9103cb01e7cda3a88ff5acd8ef010020006866602600688a4684420260a066a4480006a022a2
-     48684684828886626a882462464624a622264288a648222a262aaa24a22a2a4248a42262646a
-     2486a62482284a4aa22648484848684666484426448686448868464866888484864864444422
-     2204
+     9103c9028abbd0f99d94f9a691010020440444646020084648a20020028a680262a0aa2a8a04
+     2864044228462242a6628aa6686a624662284a2a8a468aa482282aa682aa6a68686642682828
+     4282644822864428688424866668846468884466886444862866662682882246266642644464
+     4642624442244664246266666666246644626224226226448484462484626824462662224288
+     666626484646648628684624444686868228684642882822848802
         ",
     );
 }
@@ -58,13 +59,13 @@ fn replay_snapshot_before_bump() {
         "replay_snapshot_before_bump",
         move || scenarios::no_self_inflicted_wakeups_from_sleep(config),
         "
-     9101970182d2d40900a0aa0a80aa00a8aaaa000000a0a0aaaaaaaa0a00aa0a80aaaaaa2a00aa
-     aa2a00000aaa0a00
+     9101a80182d2d40900a0aaaa00a82a00aaaaaa0200008082aaaaaaaaaa2a00a8aa00a8aaaaaa
+     2a00aaaaaa0200a0a0aa0a00
         ",
     );
 }
 
-/// `announce_bumps_if_even`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 54 executions (seed 15410026972173049885).
+/// `announce_bumps_if_even`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 64 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/announce_bumps_if_even.patch applied"]
 fn replay_announce_bumps_if_even() {
@@ -73,12 +74,13 @@ fn replay_announce_bumps_if_even() {
         "replay_announce_bumps_if_even",
         move || internal_job_is_found(config),
         "
-     91023faad5a8edee84c0e84f002851020000a02491244489144592a42891224551224912
+     910246e0b3c4e1cbed9fd113802480a2248992044a2224422441921244420425512249519424
+     01
         ",
     );
 }
 
-/// `no_jec_check`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 15 executions (seed 8644858294281807979).
+/// `no_jec_check`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 64 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/no_jec_check.patch applied"]
 fn replay_no_jec_check() {
@@ -87,12 +89,12 @@ fn replay_no_jec_check() {
         "replay_no_jec_check",
         move || internal_job_is_found(config),
         "
-     9102419bd5ea9ff282f9f75e800401a22001944002142582244992a24852a2245114499204
+     910244e0b3c4e1cbed9fd113802480a2248992044a22244224419212444284088912498aa204
         ",
     );
 }
 
-/// `post_does_not_bump_jec`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 6 executions (seed 20261122, the default).
+/// `post_does_not_bump_jec`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 58 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/post_does_not_bump_jec.patch applied"]
 fn replay_post_does_not_bump_jec() {
@@ -101,12 +103,13 @@ fn replay_post_does_not_bump_jec() {
         "replay_post_does_not_bump_jec",
         move || internal_job_is_found(config),
         "
-     91023f91b78fdae886fb8606004450124151944448044440a2085114298992248aa42809
+     910243e5cf85d0cea2dac8af01000492a44800844841944440a22889a4284992249122455192
+     00
         ",
     );
 }
 
-/// `latch_set_without_lock`, found by `p2_latches::scope_latch_wakes_owner_2w_random` after 3 executions (seed 9851630488650705662).
+/// `latch_set_without_lock`, found by `p2_latches::scope_latch_wakes_owner_2w_random` after 21 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/latch_set_without_lock.patch applied"]
 fn replay_latch_set_without_lock() {
@@ -115,13 +118,14 @@ fn replay_latch_set_without_lock() {
         "replay_latch_set_without_lock",
         move || scope_latch_wakes_owner(config),
         "
-     91028a01c2d4a1c5c6e78bd3fe0100248a840009220809a04089942451124549122992244949
-     14255114459214498a22299194249212440184404280488a22009224
+     9102a90181dce5b3e1e6beb18b01804041a42451224110220850840892a42889a24489122591
+     a4444a142591924489924489a228892225529224912448412445822225901421011009819248
+     9204
         ",
     );
 }
 
-/// `latch_without_sleepy`, found by `p2_latches::cross_pool_latch_wakes_owner_1w_random` after 8 executions (seed 20261122, the default).
+/// `latch_without_sleepy`, found by `p2_latches::cross_pool_latch_wakes_owner_1w_random` after 22 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/latch_without_sleepy.patch applied"]
 fn replay_latch_without_sleepy() {
@@ -130,13 +134,14 @@ fn replay_latch_without_sleepy() {
         "replay_latch_without_sleepy",
         move || cross_pool_latch_wakes_owner(config),
         "
-     910262aab3c0f8de82c3fc6c00084010204912419194288010244aa2248994284aa224499448
-     92a2445214499224499224
+     9102c101bbaaeb8ae3ecdad80780244912488924041100288a222549224942204012242949a2
+     2889922889a24452224991942449a42489944892222952944851104450024142224552a42811
+     92240902204000244902
         ",
     );
 }
 
-/// `latch_set_never_wakes`, found by `p2_latches::cross_pool_latch_wakes_owner_1w_random` after 2 executions (seed 20261122, the default).
+/// `latch_set_never_wakes`, found by `p2_latches::cross_pool_latch_wakes_owner_1w_random` after 1 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/latch_set_never_wakes.patch applied"]
 fn replay_latch_set_never_wakes() {
@@ -145,13 +150,13 @@ fn replay_latch_set_never_wakes() {
         "replay_latch_set_never_wakes",
         move || cross_pool_latch_wakes_owner(config),
         "
-     91026bf4d2fde5899ba1879e01004808a24448900008222189a2285224298a22454a24250292
-     400114495114498a0229529224499200
+     91028c0182d2d40980404200244220248092289114259124298994484994444a224951224592
+     a22448a2280082089124255292244a2225519024000000
         ",
     );
 }
 
-/// `unlocked_blocked_precheck`, found by `p1_injected_jobs::install_from_outside_2w_random` after 280 executions (seed 13641245320682460652).
+/// `unlocked_blocked_precheck`, found by `p1_injected_jobs::install_from_outside_2w_random` after 6 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/unlocked_blocked_precheck.patch applied"]
 fn replay_unlocked_blocked_precheck() {
@@ -160,13 +165,13 @@ fn replay_unlocked_blocked_precheck() {
         "replay_unlocked_blocked_precheck",
         move || install_from_outside(config),
         "
-     91024bf5ebece697bbc79438004442a4200114281180208a242992142989a228800008421209
-     0a2401
+     91025691b78fdae886fb8606004450124151944448044440a2084814298992248aa440121004
+     0a920052224502
         ",
     );
 }
 
-/// `cross_latch_no_keepalive`, found by `p2_latches::cross_pool_latch_outlives_owner_pool_1w_pct` after 2088 executions (seed 20261122, the default).
+/// `cross_latch_no_keepalive`, found by `p2_latches::cross_pool_latch_outlives_owner_pool_1w_pct` after 8737 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/cross_latch_no_keepalive.patch applied"]
 fn replay_cross_latch_no_keepalive() {
@@ -175,8 +180,9 @@ fn replay_cross_latch_no_keepalive() {
         "replay_cross_latch_no_keepalive",
         move || cross_pool_latch_outlives_owner_pool(config),
         "
-     91029701bfa3a7ad9afcd4936000000000009224494992244992244992248924499204010020
-     2549020048922401920000204192244992240149922440002449922449120000
+     9102a901b0a09dc3fa86eec64b00000000009224495292244992244992244992249124499224
+     0800002949920000922449122009000012244992244912902449020440922449922449920000
+     00
         ",
     );
 }
