@@ -33,9 +33,9 @@
 //!
 //! # Features
 //!
-//! - `diagnostics` (off by default): [`ThreadPool::sleep_snapshot`] and
-//!   [`ThreadPool::shutdown_and_snapshot`], which read a pool's sleep
-//!   counters as a [`SleepSnapshot`].
+//! - `diagnostics` (off by default): `ThreadPool::sleep_snapshot` and
+//!   `ThreadPool::shutdown_and_snapshot`, which read a pool's sleep
+//!   counters as a `SleepSnapshot`.
 //! - `internals` is for Drowse's own checker suites and models; it is
 //!   unstable and not part of the API.
 
