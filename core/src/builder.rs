@@ -33,6 +33,7 @@ pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     pub(crate) spawn_handler: S,
     pub(crate) breadth_first: bool,
     pub(crate) jec_bits: Option<u32>,
+    pub(crate) search_rounds: u32,
 }
 
 /// Receives the payload of a spawned job's panic.
@@ -53,6 +54,7 @@ impl Default for ThreadPoolBuilder {
             spawn_handler: DefaultSpawn,
             breadth_first: false,
             jec_bits: None,
+            search_rounds: crate::sleep::DEFAULT_ROUNDS_UNTIL_SLEEPY,
         }
     }
 }
@@ -194,6 +196,7 @@ impl<S> ThreadPoolBuilder<S> {
             spawn_handler: CustomSpawn::new(spawn),
             breadth_first: self.breadth_first,
             jec_bits: self.jec_bits,
+            search_rounds: self.search_rounds,
         }
     }
 
@@ -288,6 +291,44 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// How long a worker that has run out of work keeps looking before it
+    /// goes to sleep: it searches every queue `rounds` times, yielding its
+    /// time slice after each fruitless search, then announces that it is
+    /// about to sleep, searches once more, and sleeps. The default is 32, as
+    /// in rayon-core. Fewer rounds burn less CPU when work arrives rarely,
+    /// at the price of more sleeps and wake-ups when it arrives in bursts.
+    /// Drowse's own; rayon-core has no such setting.
+    ///
+    /// The number is a tuning knob, not part of the protocol's correctness:
+    /// the proof holds for every value of at least 1, and every execution
+    /// with more rounds has a counterpart with one round that does the same
+    /// to shared state (`docs/proof.md`, lemma 0). That is why the model
+    /// checks use 1, and why your own loom or shuttle tests should too: each
+    /// round is a search the checker would otherwise explore.
+    ///
+    /// Zero is rejected by [`build`](Self::build) with an error: a worker
+    /// always searches once before it announces that it is sleepy.
+    ///
+    /// ```
+    /// # if drowse::sync::IS_CHECKER { return; }
+    /// let pool = drowse::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .search_rounds_before_sleep(4)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pool.install(|| 6 * 7), 42);
+    ///
+    /// let error = drowse::ThreadPoolBuilder::new()
+    ///     .search_rounds_before_sleep(0)
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(error.to_string().contains("at least 1"));
+    /// ```
+    pub fn search_rounds_before_sleep(mut self, rounds: u32) -> Self {
+        self.search_rounds = rounds;
+        self
+    }
+
     /// The number of workers the pool gets: the requested or default number,
     /// reduced to the most the sleep counters can count.
     pub(crate) fn resolved_num_threads(&self) -> usize {
@@ -331,8 +372,28 @@ impl<S> ThreadPoolBuilder<S> {
         }
     }
 
+    pub(crate) fn rounds_until_sleepy(&self) -> Result<u32, ThreadPoolBuildError> {
+        if self.search_rounds == 0 {
+            return Err(ThreadPoolBuildError::new(ErrorKind::NoSearchRounds));
+        }
+        Ok(self.search_rounds)
+    }
+
     pub(crate) fn name_for_thread(&mut self, index: usize) -> Option<String> {
         self.thread_name.as_mut().map(|name| name(index))
+    }
+}
+
+#[cfg(test)]
+impl ThreadPoolBuilder {
+    /// `num_threads` workers that search once before getting sleepy: the
+    /// builder of the in-crate tests that run under `crate::sync::model`,
+    /// where every extra search round multiplies the schedules to explore
+    /// and adds no protocol state (docs/proof.md, lemma 0).
+    pub(crate) fn for_model(num_threads: usize) -> Self {
+        ThreadPoolBuilder::new()
+            .num_threads(num_threads)
+            .search_rounds_before_sleep(1)
     }
 }
 
@@ -356,6 +417,7 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("exit_handler", &closure(self.exit_handler.is_some()))
             .field("breadth_first", &self.breadth_first)
             .field("jobs_event_counter_bits", &self.jec_bits)
+            .field("search_rounds_before_sleep", &self.search_rounds)
             .finish()
     }
 }
@@ -468,6 +530,8 @@ pub(crate) enum ErrorKind {
         requested: u32,
         max: u32,
     },
+    /// Drowse's own: `search_rounds_before_sleep(0)`.
+    NoSearchRounds,
     Io(io::Error),
 }
 
@@ -497,6 +561,9 @@ impl fmt::Display for ThreadPoolBuildError {
             ErrorKind::InvalidJecBits { requested, max } => write!(
                 f,
                 "a jobs event counter of {requested} bits was requested; it must have 1 to {max} bits"
+            ),
+            ErrorKind::NoSearchRounds => f.write_str(
+                "search_rounds_before_sleep must be at least 1: a worker searches once before it gets sleepy",
             ),
             // As rayon-core: the I/O error's own text (it is also the source).
             ErrorKind::Io(error) => error.fmt(f),

@@ -40,9 +40,10 @@ impl std::fmt::Debug for ModelLatch {
 }
 
 impl ModelSleep {
-    /// `Sleep::new`.
-    pub fn new(num_threads: usize, jec_width: JecWidth) -> ModelSleep {
-        ModelSleep(Sleep::new(num_threads, jec_width))
+    /// `Sleep::new`. `rounds_until_sleepy` must be at least 1 (the builder's
+    /// `search_rounds_before_sleep`).
+    pub fn new(num_threads: usize, jec_width: JecWidth, rounds_until_sleepy: u32) -> ModelSleep {
+        ModelSleep(Sleep::new(num_threads, jec_width, rounds_until_sleepy))
     }
 
     /// `Sleep::start_looking`.

@@ -78,6 +78,7 @@ impl Registry {
     ) -> Result<StartedRegistry, ThreadPoolBuildError> {
         let num_threads = builder.resolved_num_threads();
         let jec_width = builder.jec_width()?;
+        let rounds_until_sleepy = builder.rounds_until_sleepy()?;
         let use_current_thread = builder.use_current_thread && num_threads > 0;
         if use_current_thread && !WorkerThread::current().is_null() {
             return Err(ThreadPoolBuildError::new(
@@ -109,7 +110,7 @@ impl Registry {
                     fifo: JobFifo::new(),
                 })
                 .collect(),
-            sleep: Sleep::new(num_threads, jec_width),
+            sleep: Sleep::new(num_threads, jec_width, rounds_until_sleepy),
             injected_jobs: Injector::new(),
             panic_handler: builder.panic_handler.take(),
             start_handler: builder.start_handler.take(),

@@ -13,20 +13,22 @@ pub(crate) use self::counters::THREADS_MAX;
 use self::counters::{AtomicCounters, JobsEventCounter};
 use crate::latch::CoreLatch;
 use crate::sync::atomic::{fence, AtomicUsize, Ordering};
-use crate::sync::{thread, Condvar, Mutex, IS_CHECKER};
+use crate::sync::{thread, Condvar, Mutex};
 use crossbeam_utils::CachePadded;
 
-/// Fruitless search rounds before a worker gets sleepy. Checker builds use
-/// one round so that the sleep path is reached in a few steps; the logic is
-/// the same.
-const ROUNDS_UNTIL_SLEEPY: u32 = if IS_CHECKER { 1 } else { 32 };
-/// Rounds before a worker tries to sleep: one search after getting sleepy.
-const ROUNDS_UNTIL_SLEEPING: u32 = ROUNDS_UNTIL_SLEEPY + 1;
+/// Fruitless search rounds before a worker gets sleepy, unless the builder
+/// says otherwise (`ThreadPoolBuilder::search_rounds_before_sleep`): rayon-core's
+/// number.
+pub(crate) const DEFAULT_ROUNDS_UNTIL_SLEEPY: u32 = 32;
 
 /// The sleep state of one pool.
 pub(crate) struct Sleep {
     worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,
     counters: AtomicCounters,
+    /// Fruitless rounds before a worker gets sleepy. At least 1. The proof
+    /// does not depend on it (`docs/proof.md`, lemma 0), which is why the
+    /// checkers may run with 1.
+    rounds_until_sleepy: u32,
     /// Sleep attempts given up because the JEC had moved. Only the rare
     /// abandon path touches it. Checks use it to show that a worker never
     /// mistakes its own announcement for new work.
@@ -46,22 +48,28 @@ struct WorkerSleepState {
 /// A worker's progress towards sleep while it searches for work.
 pub(crate) struct IdleState {
     worker_index: usize,
+    /// Fruitless rounds since the worker started looking (or was woken).
     rounds: u32,
-    /// The JEC this worker saw when it got sleepy, or `NONE`.
+    /// The JEC this worker saw when it got sleepy, or `NONE` while it is not
+    /// sleepy.
     jobs_counter: JobsEventCounter,
 }
 
 impl IdleState {
+    fn is_sleepy(&self) -> bool {
+        self.jobs_counter != JobsEventCounter::NONE
+    }
+
     /// Back to an active searcher: the full number of rounds again.
     fn wake_fully(&mut self) {
         self.rounds = 0;
         self.jobs_counter = JobsEventCounter::NONE;
     }
 
-    /// New work may have been posted while we were sleepy: search once more
-    /// and then get sleepy again, instead of starting over.
-    fn wake_partly(&mut self) {
-        self.rounds = ROUNDS_UNTIL_SLEEPY;
+    /// New work may have been posted while we were sleepy: get sleepy again
+    /// after the next fruitless round, instead of starting over.
+    fn wake_partly(&mut self, rounds_until_sleepy: u32) {
+        self.rounds = rounds_until_sleepy;
         self.jobs_counter = JobsEventCounter::NONE;
     }
 }
@@ -129,11 +137,13 @@ impl SleepSnapshot {
 }
 
 impl Sleep {
-    pub(crate) fn new(num_threads: usize, jec_width: JecWidth) -> Sleep {
+    pub(crate) fn new(num_threads: usize, jec_width: JecWidth, rounds_until_sleepy: u32) -> Sleep {
         assert!(num_threads <= THREADS_MAX, "checked by the builder");
+        assert!(rounds_until_sleepy > 0, "checked by the builder");
         Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
             counters: AtomicCounters::new(jec_width),
+            rounds_until_sleepy,
             sleeps_abandoned: AtomicUsize::new(0),
         }
     }
@@ -173,21 +183,17 @@ impl Sleep {
         latch: &CoreLatch,
         has_injected_jobs: impl FnOnce() -> bool,
     ) {
-        if idle_state.rounds < ROUNDS_UNTIL_SLEEPY {
+        if idle_state.rounds < self.rounds_until_sleepy {
             thread::yield_now();
             idle_state.rounds += 1;
-        } else if idle_state.rounds == ROUNDS_UNTIL_SLEEPY {
+        } else if !idle_state.is_sleepy() {
             idle_state.jobs_counter = self.announce_sleepy();
             // Only an even JEC can stand for "nothing posted since I got
             // sleepy"; a poster makes it odd.
             debug_assert!(idle_state.jobs_counter.is_sleepy());
-            idle_state.rounds += 1;
-            thread::yield_now();
-        } else if idle_state.rounds < ROUNDS_UNTIL_SLEEPING {
-            idle_state.rounds += 1;
+            // One more round after getting sleepy, then try to sleep.
             thread::yield_now();
         } else {
-            debug_assert_eq!(idle_state.rounds, ROUNDS_UNTIL_SLEEPING);
             self.sleep(idle_state, latch, has_injected_jobs);
         }
     }
@@ -229,7 +235,7 @@ impl Sleep {
             let counters = self.counters.load();
             if counters.jobs_counter() != idle_state.jobs_counter {
                 self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
-                idle_state.wake_partly();
+                idle_state.wake_partly(self.rounds_until_sleepy);
                 latch.wake_up();
                 return;
             }

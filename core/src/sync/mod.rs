@@ -242,8 +242,9 @@ pub use std::sync::OnceLock;
 /// The world this build runs in: `"std"`, `"loom"` or `"shuttle"`.
 pub const WORLD: &str = world::NAME;
 
-/// True under loom and shuttle. Only tuning constants and debug checks may
-/// depend on it (the protocol's logic is the same code in every world).
+/// True under loom and shuttle. Only debug checks and examples may depend on
+/// it: the protocol and pool are the same code, with the same constants, in
+/// every world.
 pub const IS_CHECKER: bool = world::IS_CHECKER;
 
 /// A seed for the pool's victim-picking random numbers: random in the std

@@ -13,8 +13,7 @@ fn a_spawn_handler_starts_workers_on_threads_of_the_world() {
     // Loom: 1.2 s at this bound on 2 cores; unbounded takes minutes.
     crate::sync::model_with_preemption_bound(4, || {
         let mut handles = Vec::new();
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(1)
+        let pool = ThreadPoolBuilder::for_model(1)
             .spawn_handler(|worker| {
                 handles.push(thread::spawn(move || worker.run()));
                 Ok(())
@@ -34,8 +33,8 @@ fn a_spawn_handler_starts_workers_on_threads_of_the_world() {
 fn shutdown_and_wait_on_another_pools_worker() {
     // Loom: 0.7 s at this bound (9 s at 3) on 2 cores.
     crate::sync::model_with_preemption_bound(2, || {
-        let a = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let b = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let a = ThreadPoolBuilder::for_model(1).build().unwrap();
+        let b = ThreadPoolBuilder::for_model(1).build().unwrap();
         // `a`'s worker waits for `b`'s by running `a`'s jobs (there are none)
         // and sleeping; `b`'s worker must wake it when it exits.
         let snapshot = a.install(move || b.shutdown_and_snapshot());

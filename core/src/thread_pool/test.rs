@@ -8,7 +8,7 @@ use crate::ThreadPoolBuilder;
 #[test]
 fn one_worker_installs_and_shuts_down_at_rest() {
     crate::sync::model(|| {
-        let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = ThreadPoolBuilder::for_model(1).build().unwrap();
         assert_eq!(pool.install(|| 6 * 7), 42);
         let snapshot = pool.shutdown_and_snapshot();
         snapshot.check_at_rest().unwrap();
@@ -20,7 +20,7 @@ fn a_job_spawned_before_shutdown_still_runs() {
     use crate::sync::atomic::{AtomicBool, Ordering};
     use crate::sync::Arc;
     crate::sync::model(|| {
-        let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = ThreadPoolBuilder::for_model(1).build().unwrap();
         let ran = Arc::new(AtomicBool::new(false));
         let job_ran = Arc::clone(&ran);
         pool.spawn(move || job_ran.store(true, Ordering::Release));

@@ -5,6 +5,7 @@
 use super::harness::ModelConfig;
 use super::{QueueView, Round, SleepModel};
 use drowse::model_api::{ModelIdle, ModelLatch, ModelSleep};
+use drowse::sync::IS_CHECKER;
 use drowse::{JecWidth, SleepSnapshot};
 use std::cell::Cell;
 
@@ -51,8 +52,12 @@ impl<const JEC_BITS: u32> SleepModel for ProductionWith<JEC_BITS> {
             Some(bits) => JecWidth::new(bits).expect("a valid JEC width"),
             None => JecWidth::FULL,
         };
+        // The models' convention (INTERFACE.md): one round under the
+        // checkers, the shipped default elsewhere. For the real protocol the
+        // choice is a pool parameter that the proof covers (lemma 0).
+        let rounds_until_sleepy = if IS_CHECKER { 1 } else { 32 };
         ProductionWith {
-            sleep: ModelSleep::new(workers, width),
+            sleep: ModelSleep::new(workers, width, rounds_until_sleepy),
         }
     }
 
