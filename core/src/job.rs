@@ -138,9 +138,9 @@ impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> StackJob<L, F, R> {
 
     /// Runs the closure on this thread, because nobody stole the job.
     pub(crate) fn run_inline(self, stolen: bool) -> R {
-        // SAFETY: the job was popped back by its owner and not run: nobody
-        // else can reach `func`.
-        let func = self.func.with_mut(|func| unsafe { (*func).take() });
+        // Consuming the cell moves the closure out without writing `None`
+        // back into a job that is about to go away (one store per join).
+        let func = self.func.into_inner();
         func.expect("a job ran twice")(stolen)
     }
 
