@@ -11,6 +11,7 @@
 //! compare [--quick] [--threads N] [--only NAME,...] [--samples]
 //! compare --list
 //! compare --callgrind-fib drowse|rayon|serial N
+//! compare --callgrind-scope drowse|rayon N
 //! ```
 //!
 //! Output: `#` lines describe the run; with `--samples`, one `sample` line
@@ -18,7 +19,9 @@
 //! percentiles and how many jobs started late); then one tab-separated line
 //! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>`.
 //! `--callgrind-fib` computes fib(N) with a join at every call on a 1-thread
-//! pool (or serially) and exits; `ci/bench` runs it under callgrind.
+//! pool (or serially) and exits; `--callgrind-scope` runs one scope that
+//! spawns N jobs on a 1-thread pool, from outside it, and exits. `ci/bench`
+//! runs both under callgrind.
 
 mod common;
 
@@ -33,7 +36,8 @@ use std::time::{Duration, Instant};
 const USAGE: &str = "\
 usage: compare [--quick] [--threads N] [--only NAME,...] [--samples]
        compare --list
-       compare --callgrind-fib drowse|rayon|serial N";
+       compare --callgrind-fib drowse|rayon|serial N
+       compare --callgrind-scope drowse|rayon N";
 
 /// The argument of fib in the join benchmarks (121,392 joins).
 const FIB_N: u32 = 25;
@@ -490,6 +494,25 @@ fn callgrind_fib(pool: &str, n: u32) {
     );
 }
 
+/// One scope spawning `n` jobs on a 1-thread pool, from outside the pool;
+/// the pool's thread has exited when this returns.
+fn callgrind_scope(pool: &str, n: usize) {
+    fn on_pool<P: Pool>(n: usize) {
+        let pool = Started::<P>::new(1);
+        common::scope_spawns(pool.pool(), black_box(n));
+        pool.finish();
+    }
+    match pool {
+        "drowse" => on_pool::<Drowse>(n),
+        "rayon" | "rayon-core" => on_pool::<Rayon>(n),
+        other => {
+            eprintln!("compare: --callgrind-scope takes drowse or rayon, not '{other}'");
+            exit(2)
+        }
+    }
+    println!("callgrind-scope\t{pool}\t{n}");
+}
+
 fn main() {
     common::exit_unless_std_world("compare");
     let mut options = Options {
@@ -547,6 +570,16 @@ fn main() {
                     exit(2)
                 });
                 callgrind_fib(&pool, n);
+                return;
+            }
+            "--callgrind-scope" => {
+                let pool = value_of(&mut args, "--callgrind-scope");
+                let text = value_of(&mut args, "--callgrind-scope");
+                let n = text.parse().unwrap_or_else(|_| {
+                    eprintln!("compare: --callgrind-scope needs a number, not '{text}'");
+                    exit(2)
+                });
+                callgrind_scope(&pool, n);
                 return;
             }
             "-h" | "--help" => {
