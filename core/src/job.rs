@@ -2,7 +2,7 @@
 
 use crate::latch::Latch;
 use crate::sync::deque::{Injector, Steal};
-use crate::sync::{thread, UnsafeCell};
+use crate::sync::{hint, UnsafeCell};
 use crate::unwind;
 use std::any::Any;
 use std::mem;
@@ -240,7 +240,7 @@ impl Job for JobFifo {
             match this.jobs.steal() {
                 Steal::Success(job) => break job,
                 Steal::Empty => unreachable!("a FIFO queue ran more often than jobs were pushed"),
-                Steal::Retry => thread::yield_now(),
+                Steal::Retry => hint::spin_loop(),
             }
         };
         // SAFETY: popped from the queue, so it has not run before.

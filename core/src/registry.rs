@@ -9,7 +9,7 @@ use crate::sleep::SleepSnapshot;
 use crate::sleep::{IdleState, Sleep};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::deque::{Injector, Steal, Stealer, Worker};
-use crate::sync::{random_seed, thread, thread_local, Arc, Mutex, OnceLock};
+use crate::sync::{hint, random_seed, thread, thread_local, Arc, Mutex, OnceLock};
 use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
 use crate::yielding::Yield;
@@ -285,7 +285,7 @@ impl Registry {
             match self.injected_jobs.steal() {
                 Steal::Success(job) => return Some(job),
                 Steal::Empty => return None,
-                Steal::Retry => thread::yield_now(),
+                Steal::Retry => hint::spin_loop(),
             }
         }
     }
@@ -637,7 +637,7 @@ impl WorkerThread {
             match broadcast_stealer.steal() {
                 Steal::Success(job) => return Some(job),
                 Steal::Empty => return None,
-                Steal::Retry => thread::yield_now(),
+                Steal::Retry => hint::spin_loop(),
             }
         }
     }
@@ -774,7 +774,11 @@ impl WorkerThread {
             if job.is_some() || !retry {
                 return job;
             }
-            thread::yield_now();
+            // A retry means another thread's take won the race for the same
+            // slot: work is moving, so try again at once. A yield here costs
+            // a system call per lost race, which floods of small jobs (many
+            // races) pay in throughput.
+            hint::spin_loop();
         }
     }
 }
