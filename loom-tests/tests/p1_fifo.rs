@@ -1,0 +1,60 @@
+#![cfg(loom)]
+//! Property 1 for FIFO jobs, and FIFO order (lemma 8 of `docs/proof.md`):
+//! a job spawned with `spawn_fifo` is never stranded, whether it was
+//! spawned from outside the pool (through the injector) or by a worker
+//! (into its FIFO queue, with a reference on its deque) while the other
+//! worker sleeps; and the FIFO jobs of one thread start in spawn order on
+//! each thread that runs them. A stranded job shows as a loom deadlock; an
+//! order violation as a panic.
+//!
+//! Mutants (`ci/mutants.d/`): `spawn_fifo_outside_skips_post` (the outside
+//! path pushes into the injector without posting), `push_fifo_skips_post`
+//! (a worker's FIFO push does not post new internal work) and
+//! `spawn_fifo_pushes_job_itself` (a worker's `spawn_fifo` pushes the job
+//! itself onto its deque, skipping the FIFO queue, so its owner runs it
+//! newest first).
+
+use drowse_loom_tests::Check;
+use drowse_models::{
+    spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order, Config,
+};
+
+#[test]
+fn spawn_fifo_from_outside_1w() {
+    let config = Config::new(1).jobs(2);
+    Check::new("1", "spawn_fifo_from_outside", config)
+        .bound(2)
+        .run(move || spawn_fifo_from_outside(config));
+}
+
+#[test]
+fn spawn_fifo_from_outside_2w() {
+    let config = Config::new(2);
+    Check::new("1", "spawn_fifo_from_outside", config)
+        .bound(1)
+        .run(move || spawn_fifo_from_outside(config));
+}
+
+#[test]
+fn spawn_fifo_from_worker_beside_sleepers_2w() {
+    let config = Config::new(2);
+    Check::new("1", "spawn_fifo_from_worker_beside_sleepers", config)
+        .bound(1)
+        .run(move || spawn_fifo_from_worker_beside_sleepers(config));
+}
+
+#[test]
+fn spawn_fifo_order_2w() {
+    let config = Config::new(2).jobs(2);
+    Check::new("fifo", "spawn_fifo_order", config)
+        .bound(1)
+        .run(move || spawn_fifo_order(config));
+}
+
+#[test]
+fn spawn_fifo_order_1w() {
+    let config = Config::new(1).jobs(3);
+    Check::new("fifo", "spawn_fifo_order", config)
+        .bound(3)
+        .run(move || spawn_fifo_order(config));
+}
