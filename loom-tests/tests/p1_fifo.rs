@@ -16,7 +16,8 @@
 
 use drowse_loom_tests::Check;
 use drowse_models::{
-    spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order, Config,
+    spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order,
+    spawn_fifo_to_sleeping_workers, Config,
 };
 
 #[test]
@@ -33,6 +34,14 @@ fn spawn_fifo_from_outside_2w() {
     Check::new("1", "spawn_fifo_from_outside", config)
         .bound(1)
         .run(move || spawn_fifo_from_outside(config));
+}
+
+#[test]
+fn spawn_fifo_to_sleeping_workers_2w() {
+    let config = Config::new(2).jobs(2);
+    Check::new("1", "spawn_fifo_to_sleeping_workers", config)
+        .bound(1)
+        .run(move || spawn_fifo_to_sleeping_workers(config));
 }
 
 #[test]

@@ -18,8 +18,8 @@
 //! that any one thread runs start on it in the order they were spawned.
 
 use crate::scenarios::{
-    assert_abandoned_at_most_once_per_post, assert_consistent, shutdown_at_rest, Config, Countdown,
-    RunCounts,
+    assert_abandoned_at_most_once_per_post, assert_consistent, shutdown_at_rest,
+    wait_until_all_asleep, Config, Countdown, RunCounts,
 };
 use drowse::sync::{thread, Arc, Mutex};
 use drowse::ThreadPool;
@@ -41,10 +41,33 @@ const YIELDS_BEFORE_SPAWN: usize = 3;
 /// thread waits forever (a deadlock).
 pub fn spawn_fifo_from_outside(config: Config) {
     let pool = config.pool();
+    spawn_fifo_from_outside_and_wait(&pool, config, YIELDS_BEFORE_SPAWN);
+    let snapshot = shutdown_at_rest(pool);
+    assert_abandoned_at_most_once_per_post(&snapshot, config.jobs);
+}
+
+/// Property 1 for FIFO jobs from outside, the wake path: as
+/// [`spawn_fifo_from_outside`], but the outside thread first waits until
+/// every worker is asleep, so each execution needs the first post's
+/// wake-up. (Shuttle's random schedules rarely let both workers fall asleep
+/// before the outside thread's push, so this is the shape that makes a
+/// `spawn_fifo` that does not post fail in every execution.)
+pub fn spawn_fifo_to_sleeping_workers(config: Config) {
+    let pool = config.pool();
+    wait_until_all_asleep(&pool);
+    spawn_fifo_from_outside_and_wait(&pool, config, 0);
+    let snapshot = shutdown_at_rest(pool);
+    assert_abandoned_at_most_once_per_post(&snapshot, config.jobs);
+}
+
+/// `config.jobs` jobs spawned with `ThreadPool::spawn_fifo` from the calling
+/// (outside) thread, `yields` yields before each; returns once each has run
+/// exactly once.
+fn spawn_fifo_from_outside_and_wait(pool: &ThreadPool, config: Config, yields: usize) {
     let runs = Arc::new(RunCounts::new(config.jobs));
     let finished = Arc::new(Countdown::default());
     for index in 0..config.jobs {
-        for _ in 0..YIELDS_BEFORE_SPAWN {
+        for _ in 0..yields {
             thread::yield_now();
         }
         let (runs, finished) = (Arc::clone(&runs), Arc::clone(&finished));
@@ -55,8 +78,6 @@ pub fn spawn_fifo_from_outside(config: Config) {
     }
     finished.wait_for(config.jobs);
     runs.assert_each_ran_once();
-    let snapshot = shutdown_at_rest(pool);
-    assert_abandoned_at_most_once_per_post(&snapshot, config.jobs);
 }
 
 /// Property 1 for FIFO jobs from inside: an installed job waits until every
@@ -182,6 +203,7 @@ mod test {
         }
         for _ in 0..20 {
             spawn_fifo_from_outside(Config::new(2).jobs(3));
+            spawn_fifo_to_sleeping_workers(Config::new(2).jobs(2));
             spawn_fifo_from_worker_beside_sleepers(Config::new(2).jobs(2));
             spawn_fifo_from_worker_beside_sleepers(Config::new(3).jobs(3));
             spawn_fifo_order(Config::new(1).jobs(4));

@@ -9,7 +9,8 @@
 //! (`ci/mutants.d/`) fail here.
 
 use drowse_models::{
-    spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order, Config,
+    spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order,
+    spawn_fifo_to_sleeping_workers, Config,
 };
 use drowse_shuttle_tests::Check;
 
@@ -29,6 +30,15 @@ fn spawn_fifo_from_outside_2w_pct() {
         .pct(3)
         .iterations(20000)
         .run(move || spawn_fifo_from_outside(config));
+}
+
+#[test]
+fn spawn_fifo_to_sleeping_workers_2w_random() {
+    let config = Config::new(2).jobs(2);
+    Check::new("1", "spawn_fifo_to_sleeping_workers", config)
+        .random()
+        .iterations(10000)
+        .run(move || spawn_fifo_to_sleeping_workers(config));
 }
 
 #[test]
