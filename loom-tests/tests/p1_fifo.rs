@@ -24,7 +24,7 @@ use drowse_models::{
 fn spawn_fifo_from_outside_1w() {
     let config = Config::new(1).jobs(2);
     Check::new("1", "spawn_fifo_from_outside", config)
-        .bound(2)
+        .bound(3)
         .run(move || spawn_fifo_from_outside(config));
 }
 
@@ -38,7 +38,7 @@ fn spawn_fifo_from_outside_2w() {
 
 #[test]
 fn spawn_fifo_to_sleeping_workers_2w() {
-    let config = Config::new(2).jobs(2);
+    let config = Config::new(2);
     Check::new("1", "spawn_fifo_to_sleeping_workers", config)
         .bound(1)
         .run(move || spawn_fifo_to_sleeping_workers(config));

@@ -88,6 +88,13 @@ fn spawn_fifo_from_outside_and_wait(pool: &ThreadPool, config: Config, yields: u
 /// one: a FIFO push that does not post new internal work leaves every
 /// worker blocked (a deadlock). The pool then shuts down at rest. Needs at
 /// least two workers.
+///
+/// With one job the guarantee holds under C11 (lemma 8 (ii)). With more,
+/// a later post may find the JEC odd and write nothing while the woken
+/// worker is idle: the overlook of internal jobs that the design accepts
+/// under C11 (lemma 5 (c)), which strands a job only because this worker
+/// blocks outside the pool. So C11 checks (loom, real threads) run it with
+/// one job, SC checks (shuttle) also with more.
 pub fn spawn_fifo_from_worker_beside_sleepers(config: Config) {
     assert!(
         config.workers >= 2,
@@ -204,8 +211,8 @@ mod test {
         for _ in 0..20 {
             spawn_fifo_from_outside(Config::new(2).jobs(3));
             spawn_fifo_to_sleeping_workers(Config::new(2).jobs(2));
-            spawn_fifo_from_worker_beside_sleepers(Config::new(2).jobs(2));
-            spawn_fifo_from_worker_beside_sleepers(Config::new(3).jobs(3));
+            spawn_fifo_from_worker_beside_sleepers(Config::new(2));
+            spawn_fifo_from_worker_beside_sleepers(Config::new(3));
             spawn_fifo_order(Config::new(1).jobs(4));
             spawn_fifo_order(Config::new(2).jobs(4));
         }
