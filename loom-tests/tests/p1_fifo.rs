@@ -16,8 +16,8 @@
 
 use drowse_loom_tests::Check;
 use drowse_models::{
-    spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order,
-    spawn_fifo_to_sleeping_workers, Config,
+    scope_fifo_order, spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers,
+    spawn_fifo_order, spawn_fifo_to_sleeping_workers, Config,
 };
 
 #[test]
@@ -66,4 +66,20 @@ fn spawn_fifo_order_1w() {
     Check::new("fifo", "spawn_fifo_order", config)
         .bound(3)
         .run(move || spawn_fifo_order(config));
+}
+
+#[test]
+fn scope_fifo_order_1w() {
+    let config = Config::new(1).jobs(3);
+    Check::new("fifo", "scope_fifo_order", config)
+        .bound(3)
+        .run(move || scope_fifo_order(config));
+}
+
+#[test]
+fn scope_fifo_order_2w() {
+    let config = Config::new(2).jobs(2);
+    Check::new("fifo", "scope_fifo_order", config)
+        .bound(1)
+        .run(move || scope_fifo_order(config));
 }

@@ -161,7 +161,31 @@ pub fn spawn_fifo_order(config: Config) {
     shutdown_at_rest(pool);
 }
 
-/// One job of [`spawn_fifo_order`] started: which thread ran it, and its
+/// The FIFO order property for a FIFO scope (lemma 8 (iii) of
+/// `docs/proof.md`): as [`spawn_fifo_order`], but the jobs are spawned with
+/// `ScopeFifo::spawn_fifo` in a `scope_fifo` whose body runs on a worker,
+/// into the scope's own FIFO queue for that worker. The worker runs them
+/// itself while it waits for the scope to end (other workers may steal
+/// some); on each thread they must start in spawn order.
+pub fn scope_fifo_order(config: Config) {
+    let pool = config.pool();
+    let starts: Mutex<Vec<Start>> = Mutex::new(Vec::new());
+    let spawner = pool.scope_fifo(|scope| {
+        for index in 0..config.jobs {
+            let starts = &starts;
+            scope.spawn_fifo(move |_| {
+                let thread = drowse::current_thread_index().expect("jobs run on workers");
+                starts.lock().unwrap().push(Start { thread, index });
+            });
+        }
+        drowse::current_thread_index().expect("the scope's body runs on a worker")
+    });
+    let starts = starts.lock().unwrap().clone();
+    assert_fifo_per_thread(&starts, config.jobs, spawner);
+    shutdown_at_rest(pool);
+}
+
+/// One job of [`spawn_fifo_order`] or [`scope_fifo_order`] started: which thread ran it, and its
 /// place in spawn order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Start {
@@ -215,6 +239,8 @@ mod test {
             spawn_fifo_from_worker_beside_sleepers(Config::new(3));
             spawn_fifo_order(Config::new(1).jobs(4));
             spawn_fifo_order(Config::new(2).jobs(4));
+            scope_fifo_order(Config::new(1).jobs(4));
+            scope_fifo_order(Config::new(2).jobs(4));
         }
     }
 

@@ -9,8 +9,8 @@
 //! (`ci/mutants.d/`) fail here.
 
 use drowse_models::{
-    spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order,
-    spawn_fifo_to_sleeping_workers, Config,
+    scope_fifo_order, spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers,
+    spawn_fifo_order, spawn_fifo_to_sleeping_workers, Config,
 };
 use drowse_shuttle_tests::Check;
 
@@ -75,4 +75,22 @@ fn spawn_fifo_order_2w_pct() {
         .pct(3)
         .iterations(20000)
         .run(move || spawn_fifo_order(config));
+}
+
+#[test]
+fn scope_fifo_order_2w_random() {
+    let config = Config::new(2).jobs(3);
+    Check::new("fifo", "scope_fifo_order", config)
+        .random()
+        .iterations(20000)
+        .run(move || scope_fifo_order(config));
+}
+
+#[test]
+fn scope_fifo_order_2w_pct() {
+    let config = Config::new(2).jobs(3);
+    Check::new("fifo", "scope_fifo_order", config)
+        .pct(3)
+        .iterations(20000)
+        .run(move || scope_fifo_order(config));
 }
