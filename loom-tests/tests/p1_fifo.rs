@@ -9,10 +9,19 @@
 //!
 //! Mutants (`ci/mutants.d/`): `spawn_fifo_outside_skips_post` (the outside
 //! path pushes into the injector without posting), `push_fifo_skips_post`
-//! (a worker's FIFO push does not post new internal work) and
+//! (a worker's FIFO push does not post new internal work),
 //! `spawn_fifo_pushes_job_itself` (a worker's `spawn_fifo` pushes the job
 //! itself onto its deque, skipping the FIFO queue, so its owner runs it
-//! newest first).
+//! newest first) and `scope_fifo_pushes_job_itself` (the same in
+//! `ScopeFifo::spawn_fifo`).
+//!
+//! Bounds: the two-worker checks run at bound 1 (each under 2 s on this
+//! machine). At bound 2 they pass too, but cost what the suite cannot
+//! spend: `spawn_fifo_from_outside_2w` 654,781 executions (174 s),
+//! `spawn_fifo_to_sleeping_workers_2w` 129,058 (44 s),
+//! `scope_fifo_order_2w` 114,808 (33 s),
+//! `spawn_fifo_from_worker_beside_sleepers_2w` 77,636 (41 s), and
+//! `spawn_fifo_order_2w` did not finish in 200 s.
 
 use drowse_loom_tests::Check;
 use drowse_models::{

@@ -5,8 +5,8 @@
 //! never stranded, and the FIFO jobs of one thread start in spawn order on
 //! each thread that runs them. A stranded job shows as a deadlock, an order
 //! violation as a panic. The mutants `spawn_fifo_outside_skips_post`,
-//! `push_fifo_skips_post` and `spawn_fifo_pushes_job_itself`
-//! (`ci/mutants.d/`) fail here.
+//! `push_fifo_skips_post`, `spawn_fifo_pushes_job_itself` and
+//! `scope_fifo_pushes_job_itself` (`ci/mutants.d/`) fail here.
 
 use drowse_models::{
     scope_fifo_order, spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers,
