@@ -34,9 +34,11 @@
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
 
+pub mod entry_points;
 pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
 
+pub use entry_points::*;
 pub use latch_kinds::*;
 pub use scenarios::*;
