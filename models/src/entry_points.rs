@@ -42,6 +42,15 @@ impl RanOn {
     }
 }
 
+/// Ticks its countdown when dropped.
+struct TickOnDrop<'a>(&'a Countdown);
+
+impl Drop for TickOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.tick();
+    }
+}
+
 /// `yield_now` and `yield_local` on a worker, with pending jobs and
 /// without, and off the pool.
 ///
@@ -100,6 +109,10 @@ pub fn yield_runs_pending_jobs(config: Config) {
                     release.wait_for(1);
                 });
             }
+            // Releases the holders when the body ends, also when one of
+            // its assertions fails (the scope would otherwise wait for them
+            // forever, and the failure would show as a hang).
+            let _release_holders = TickOnDrop(release);
             // Block outside the pool until every holder has been taken.
             holders_started.wait_for(holders);
 
@@ -165,7 +178,6 @@ pub fn yield_runs_pending_jobs(config: Config) {
                 Some(Yield::Idle),
                 "yield_local with nothing pending"
             );
-            release.tick();
         });
     });
     runs.assert_each_ran_once();
