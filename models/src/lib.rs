@@ -35,10 +35,12 @@
 //! [`no_self_inflicted_wakeups_from_sleep`].
 
 pub mod fifo;
+pub mod entry_points;
 pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
 
 pub use fifo::*;
+pub use entry_points::*;
 pub use latch_kinds::*;
 pub use scenarios::*;
