@@ -34,13 +34,13 @@
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
 
-pub mod fifo;
 pub mod entry_points;
+pub mod fifo;
 pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
 
-pub use fifo::*;
 pub use entry_points::*;
+pub use fifo::*;
 pub use latch_kinds::*;
 pub use scenarios::*;
