@@ -144,6 +144,8 @@ impl<S: ThreadSpawn> ThreadPoolBuilder<S> {
     /// failed call of `build_global`, or with default settings on first use.
     /// After that, `build_global` returns an error. If the build itself
     /// fails, the global pool stays unbuilt for good, and using it panics.
+    /// (Under loom and shuttle: once per execution of the model; see the
+    /// [crate documentation](crate#under-loom-and-shuttle).)
     ///
     /// # Errors
     /// As [`build`](Self::build), and an error if the global pool was built

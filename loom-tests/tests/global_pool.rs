@@ -67,7 +67,7 @@ fn join_from_outside_on_a_built_global_pool() {
 #[test]
 fn join_from_outside_on_the_default_global_pool() {
     check(2, || {
-        let (a, b) = drowse::join(|| 1 + 1, || drowse::current_num_threads());
+        let (a, b) = drowse::join(|| 1 + 1, drowse::current_num_threads);
         assert_eq!((a, b), (2, 2));
     });
 }

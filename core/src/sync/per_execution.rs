@@ -17,14 +17,18 @@
 //!   thread-local of the checker; both checkers drop a thread's locals when
 //!   the thread's function returns (the model's main thread included), while
 //!   the execution still runs, so the last lease can end the value there and
-//!   the threads that this wakes still run to their end. (A checker's static
-//!   is dropped too late for that: shuttle drops it after its deadlock check.)
+//!   the threads that this wakes still run to their end (a checker's static
+//!   is dropped too late for that: shuttle drops it after its deadlock
+//!   check);
 //! - the references handed out point into the lease's allocation, which the
 //!   thread keeps until it exits, not into the static, which loom drops as
 //!   soon as the model's closure returns;
 //! - a thread that comes to the cell after the value has ended (every thread
 //!   that held it has exited, though the execution goes on) gets a fresh
-//!   value, made as at the start of an execution.
+//!   value, made as at the start of an execution;
+//! - when an execution fails (a panic), leases and slots dropped while the
+//!   thread panics are leaked instead: loom drops them outside its
+//!   scheduler, where they cannot be touched, and nothing waits for the end.
 //!
 //! In the std world none of this exists: the cell is a `std::sync::OnceLock`
 //! and the end function is never called.
@@ -78,7 +82,20 @@ mod imp {
 
     /// One execution's slot: empty until the first use, then the current
     /// value (live or ended).
-    type Slot<T> = Mutex<Option<Arc<Shared<T>>>>;
+    type Slot<T> = Mutex<SlotValue<T>>;
+
+    /// What a slot holds; leaked when dropped by a panicking thread (see
+    /// `Lease`'s `Drop`: loom drops a failed execution's statics outside its
+    /// scheduler, where even an `Arc`'s count cannot be touched).
+    struct SlotValue<T>(Option<Arc<Shared<T>>>);
+
+    impl<T> Drop for SlotValue<T> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                std::mem::forget(self.0.take());
+            }
+        }
+    }
 
     /// A one-time cell whose value lives for one execution of the model and
     /// is ended when the last thread that used it exits (see the module
@@ -97,12 +114,21 @@ mod imp {
         end_of_execution: fn(&T),
     }
 
-    /// One thread's hold on a value.
-    struct Lease<T: Send + Sync + 'static>(Arc<Shared<T>>);
+    /// One thread's hold on a value (`None` only while it is dropped).
+    struct Lease<T: Send + Sync + 'static>(Option<Arc<Shared<T>>>);
 
     impl<T: Send + Sync + 'static> Drop for Lease<T> {
         fn drop(&mut self) {
-            let shared = &*self.0;
+            let Some(shared) = self.0.take() else { return };
+            if std::thread::panicking() {
+                // The execution failed and is being abandoned: nothing waits
+                // for the value to end, and the checker may be gone already
+                // (loom drops a panicking thread's locals outside its
+                // scheduler, where its locks and even its `Arc`'s count
+                // cannot be touched), so the hold is leaked.
+                std::mem::forget(shared);
+                return;
+            }
             let last = {
                 let mut leases = shared.leases.lock().unwrap_or_else(PoisonError::into_inner);
                 let held = leases.expect("a value ended while a lease on it was held") - 1;
@@ -152,7 +178,7 @@ mod imp {
         }
 
         fn empty_slot() -> Slot<T> {
-            Mutex::new(None)
+            Mutex::new(SlotValue(None))
         }
 
         /// This execution's value, made by `init` if this execution has
@@ -168,7 +194,7 @@ mod imp {
                 .get()
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            let shared = match slot.as_ref().filter(|shared| Self::try_lease(shared)) {
+            let shared = match slot.0.as_ref().filter(|shared| Self::try_lease(shared)) {
                 Some(shared) => Arc::clone(shared),
                 None => {
                     // Made holding the lock, as `OnceLock` does: another
@@ -178,8 +204,8 @@ mod imp {
                         leases: Mutex::new(Some(1)),
                         end_of_execution: self.end_of_execution,
                     });
-                    *slot = Some(Arc::clone(&shared));
-                    Self::keep_lease(Lease(Arc::clone(&shared)));
+                    slot.0 = Some(Arc::clone(&shared));
+                    Self::keep_lease(Lease(Some(Arc::clone(&shared))));
                     shared
                 }
             };
@@ -206,12 +232,17 @@ mod imp {
                     None => return false,
                 }
             }
-            Self::keep_lease(Lease(Arc::clone(shared)));
+            Self::keep_lease(Lease(Some(Arc::clone(shared))));
             true
         }
 
         fn keep_lease(lease: Lease<T>) {
-            let key = Self::key(&lease.0);
+            let key = Self::key(
+                lease
+                    .0
+                    .as_ref()
+                    .expect("a lease being kept holds its value"),
+            );
             LEASES.with(|leases| leases.borrow_mut().push((key, Box::new(lease))));
         }
 
@@ -226,7 +257,7 @@ mod imp {
                 .get()
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            slot.as_ref().is_some_and(|shared| {
+            slot.0.as_ref().is_some_and(|shared| {
                 shared
                     .leases
                     .lock()
