@@ -45,7 +45,9 @@
 //!   exited (the model's main thread, as the model's closure returns,
 //!   included): its workers run the jobs spawned into it and exit, so the
 //!   execution ends with every thread finished, as the checkers require. A
-//!   thread that uses it after that gets a fresh one.
+//!   thread that uses it after that gets a fresh one (under loom, only
+//!   while the model's closure runs: loom drops its statics when it
+//!   returns).
 //!
 //! In a normal build the global pool is built once and lives as long as the
 //! process.
