@@ -146,6 +146,8 @@ impl<S: ThreadSpawn> ThreadPoolBuilder<S> {
     /// failed call of `build_global`, or with default settings on first use.
     /// After that, `build_global` returns an error. If the build itself
     /// fails, the global pool stays unbuilt for good, and using it panics.
+    /// (Under loom and shuttle: once per execution of the model; see the
+    /// [crate documentation](crate#under-loom-and-shuttle).)
     ///
     /// # Errors
     /// As [`build`](Self::build), and an error if the global pool was built
@@ -205,7 +207,8 @@ impl<S> ThreadPoolBuilder<S> {
     /// (written exactly as a `usize`, without spaces) greater than zero;
     /// otherwise, when `RAYON_NUM_THREADS` is not such a number and not
     /// `0`, the value of the older `RAYON_RS_NUM_CPUS` when it is one;
-    /// otherwise the machine's available parallelism.
+    /// otherwise the machine's available parallelism (under loom and
+    /// shuttle: 2, the model's).
     ///
     /// More threads than [`max_num_threads`](crate::max_num_threads) are
     /// reduced to that maximum.
@@ -340,7 +343,7 @@ impl<S> ThreadPoolBuilder<S> {
             return self.num_threads;
         }
         let available = || {
-            std::thread::available_parallelism()
+            crate::sync::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1)
         };

@@ -27,6 +27,31 @@
 //! assert_eq!(pool.install(|| fib(20)), 6765);
 //! ```
 //!
+//! # Under loom and shuttle
+//!
+//! Code that uses Drowse can be model-checked with the same flags: built
+//! with `--cfg loom` or `--cfg shuttle`, the pool's atomics, locks and
+//! threads are the checker's. Pools built in a model behave as in a normal
+//! build. The global pool (used by [`join`], [`spawn()`], [`scope()`], ...
+//! outside any pool) is per execution there:
+//!
+//! - each execution of the model starts without one; the first use builds
+//!   it, or [`ThreadPoolBuilder::build_global`] does, once per execution;
+//! - a pool built with default settings gets 2 workers under the checkers,
+//!   not the machine's parallelism (`RAYON_NUM_THREADS` still applies): the
+//!   smallest pool whose workers steal from and wake each other, within
+//!   loom's limit of 5 threads, and the same search on every machine;
+//! - it ends by itself once every thread of the execution that used it has
+//!   exited (the model's main thread, as the model's closure returns,
+//!   included): its workers run the jobs spawned into it and exit, so the
+//!   execution ends with every thread finished, as the checkers require. A
+//!   thread that uses it after that gets a fresh one (under loom, only
+//!   while the model's closure runs: loom drops its statics when it
+//!   returns).
+//!
+//! In a normal build the global pool is built once and lives as long as the
+//! process.
+//!
 //! `core/src/sleep/README.md` describes the sleep protocol and
 //! `docs/proof.md` links each step of its correctness argument to the test
 //! that checks it.

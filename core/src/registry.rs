@@ -9,7 +9,7 @@ use crate::sleep::SleepSnapshot;
 use crate::sleep::{IdleState, Sleep};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::deque::{Injector, Steal, Stealer, Worker};
-use crate::sync::{hint, random_seed, thread, thread_local, Arc, Mutex, OnceLock};
+use crate::sync::{hint, random_seed, thread, thread_local, Arc, ExecutionOnceLock, Mutex};
 use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
 use crate::yielding::Yield;
@@ -456,17 +456,39 @@ impl fmt::Debug for Registry {
     }
 }
 
-/// The global pool, built on first use or by `build_global`. It is never torn
-/// down; its threads live until the process exits. (It uses a `std` cell in
-/// every world, so the checker suites build their own pools instead.) Holds
-/// why the build failed when it did: the global pool is built at most once.
-static GLOBAL_REGISTRY: OnceLock<Result<Arc<Registry>, String>> = OnceLock::new();
+/// The global pool, built on first use or by `build_global`. Holds why the
+/// build failed when it did: the global pool is built at most once.
+///
+/// In the std world it is never torn down; its threads live until the
+/// process exits. Under loom and shuttle each execution of a model has its
+/// own (built on first use or by `build_global` in that execution), which
+/// ends, as a dropped `ThreadPool` does, once every thread of the execution
+/// that used it has exited (see `ExecutionOnceLock`).
+static GLOBAL_REGISTRY: ExecutionOnceLock<Result<Arc<Registry>, String>> =
+    ExecutionOnceLock::new(end_global_registry);
+
+/// Ends an execution's global pool under the checkers: its workers exit once
+/// the jobs spawned into it have run.
+fn end_global_registry(global: &Result<Arc<Registry>, String>) {
+    if let Ok(registry) = global {
+        registry.terminate();
+    }
+}
 
 /// Builds the global pool from `builder`, unless its build was attempted
 /// before, and waits until its workers have started.
 pub(crate) fn init_global_registry<S: ThreadSpawn>(
     builder: ThreadPoolBuilder<S>,
 ) -> Result<(), ThreadPoolBuildError> {
+    // Answered here without touching the cell: under the checkers, getting
+    // the cell's value makes this thread hold the pool, and a worker of the
+    // global pool (calling `build_global` from a job) must not hold its own
+    // pool, or the pool could never end.
+    if GLOBAL_REGISTRY.is_initialized() {
+        return Err(ThreadPoolBuildError::new(
+            ErrorKind::GlobalPoolAlreadyInitialized,
+        ));
+    }
     let mut outcome = Err(ThreadPoolBuildError::new(
         ErrorKind::GlobalPoolAlreadyInitialized,
     ));

@@ -34,7 +34,9 @@ mod world {
 
     /// Threads of this world.
     pub mod thread {
-        pub use std::thread::{current, scope, spawn, yield_now, Builder, JoinHandle, Scope};
+        pub use std::thread::{
+            available_parallelism, current, scope, spawn, yield_now, Builder, JoinHandle, Scope,
+        };
 
         /// Starts a thread of `scope` with the given name and stack size.
         pub fn spawn_scoped<'scope, F>(
@@ -105,6 +107,12 @@ mod world {
         pub use loom::thread::{current, spawn, yield_now, Builder, JoinHandle};
         pub use std::thread::Scope;
 
+        /// The parallelism a pool built with default settings gets under
+        /// the checkers (see [`CHECKER_PARALLELISM`](super::super::CHECKER_PARALLELISM)).
+        pub fn available_parallelism() -> std::io::Result<std::num::NonZeroUsize> {
+            Ok(super::super::CHECKER_PARALLELISM)
+        }
+
         /// Loom has no scoped threads: `build_scoped` cannot run under loom.
         pub fn scope<'env, F, T>(_body: F) -> T
         where
@@ -172,6 +180,12 @@ mod world {
     pub mod thread {
         pub use shuttle::thread::{current, scope, spawn, yield_now, Builder, JoinHandle, Scope};
 
+        /// The parallelism a pool built with default settings gets under
+        /// the checkers (see [`CHECKER_PARALLELISM`](super::super::CHECKER_PARALLELISM)).
+        pub fn available_parallelism() -> std::io::Result<std::num::NonZeroUsize> {
+            Ok(super::super::CHECKER_PARALLELISM)
+        }
+
         /// Starts a thread of `scope`. Shuttle's scoped threads take no name
         /// or stack size; its threads are not OS threads anyway.
         pub fn spawn_scoped<'scope, F>(
@@ -235,9 +249,27 @@ pub use world::{
     MutexGuard,
 };
 
-/// A one-time cell from `std` in every world. Only the global pool uses it;
-/// it outlives a checker's executions, so checker tests build their own pools.
-pub use std::sync::OnceLock;
+mod per_execution;
+
+/// A one-time cell for statics: `std::sync::OnceLock` in the std world; one
+/// value per execution under the checkers, ended when the last thread of the
+/// execution that used it exits. Only the global pool uses it.
+pub use per_execution::ExecutionOnceLock;
+
+/// The machine's parallelism as a model sees it: a pool built with default
+/// settings (the global pool, say) under loom or shuttle gets 2 workers,
+/// whatever the machine running the checker has (`RAYON_NUM_THREADS` still
+/// overrides it). Two is the smallest pool in which workers steal from each
+/// other and wake each other, which is what the protocol is about; loom runs
+/// at most 5 threads, so two workers leave the model's main thread room for
+/// two more; and each extra worker multiplies the executions to explore. A
+/// count taken from the machine would also make a model's search depend on
+/// where it runs.
+#[cfg(any(loom, shuttle))]
+const CHECKER_PARALLELISM: std::num::NonZeroUsize = match std::num::NonZeroUsize::new(2) {
+    Some(two) => two,
+    None => unreachable!(),
+};
 
 /// The world this build runs in: `"std"`, `"loom"` or `"shuttle"`.
 pub const WORLD: &str = world::NAME;

@@ -37,3 +37,25 @@ fn loom_finds_the_lost_update() {
 fn every_hit_counts_with_fetch_add() {
     check(|| assert_eq!(two_hits(Hits::record), 2));
 }
+
+/// The same race on the global pool: `drowse::join` called outside any pool
+/// runs on this execution's own global pool (2 workers under loom), which
+/// ends by itself when the model's closure returns.
+#[test]
+#[should_panic(expected = "a hit was lost")]
+fn loom_finds_the_lost_update_on_the_global_pool() {
+    check(|| {
+        let hits = Hits::new();
+        drowse::join(|| hits.record_racy(), || hits.record_racy());
+        assert_eq!(hits.total(), 2, "a hit was lost");
+    });
+}
+
+#[test]
+fn every_hit_counts_on_the_global_pool() {
+    check(|| {
+        let hits = Hits::new();
+        drowse::join(|| hits.record(), || hits.record());
+        assert_eq!(hits.total(), 2);
+    });
+}
