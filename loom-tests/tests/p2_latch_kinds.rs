@@ -5,6 +5,13 @@
 //! calling thread still waits inside the scenario's `join`, `scope` or
 //! `install`, before any terminate latch is set. Each test kills the mutant
 //! of `ci/mutants.d/` that breaks its latch kind alone.
+//!
+//! `join_latch_set_while_owner_falls_asleep_2w` is the other way round: the
+//! set may meet the owner anywhere on its way to sleep, and the pool is
+//! shut down only once every worker is blocked, so the two `CoreLatch`
+//! mutants that break the setter's race with a falling-asleep owner
+//! (`latch_set_without_lock`, `latch_without_sleepy`) are caught on the join
+//! latch rather than on a terminate latch.
 
 use drowse_loom_tests::Check;
 use drowse_models::{

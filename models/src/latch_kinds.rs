@@ -16,6 +16,12 @@
 //! latch-kind mutants of `ci/mutants.d/` (`spin_latch_set_never_wakes`,
 //! `count_latch_set_never_wakes`, `cross_latch_set_never_wakes`,
 //! `lock_latch_set_no_notify`) each break one kind only.
+//!
+//! [`join_latch_set_while_owner_falls_asleep`] covers the case these
+//! exclude: the join latch set while its owner is between announcing SLEEPING
+//! and blocking, with a shutdown that sets no terminate latch before every
+//! worker is blocked (the two `CoreLatch` mutants `latch_set_without_lock`
+//! and `latch_without_sleepy` break that race).
 
 use crate::scenarios::{assert_consistent, shutdown_at_rest, Config, Countdown, RunCounts};
 use drowse::sync::thread;

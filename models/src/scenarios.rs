@@ -468,9 +468,13 @@ pub fn cross_pool_latch_outlives_owner_pool(config: Config) {
 /// until that job has run, so only another worker can run it. That worker
 /// must not go to sleep for good without seeing the job. What the protocol
 /// guarantees here, under SC and under C11, with and without JEC rollover,
-/// is stated in docs/proof.md (lemma 5 and property 4). Neither checker
-/// finds the overlook the design accepts with this scenario (the proof says
-/// why); loom finds it with [`internal_job_overlooked_after_own_push_pop`].
+/// is stated in docs/proof.md (lemma 5 and property 4): that this scenario
+/// never deadlocks is lemma 5 (ii), which holds under SC, and is checked by
+/// shuttle. Under C11 it is not guaranteed (the child's post may write
+/// nothing); loom passes this scenario only through its progress rule, so
+/// loom checks [`internal_job_after_sleepy_announcement_is_found`] instead,
+/// and finds the overlook the design accepts with
+/// [`internal_job_overlooked_after_own_push_pop`].
 pub fn internal_job_is_found(config: Config) {
     internal_job_waited_for(config, false);
 }
