@@ -16,6 +16,12 @@
 //! latch-kind mutants of `ci/mutants.d/` (`spin_latch_set_never_wakes`,
 //! `count_latch_set_never_wakes`, `cross_latch_set_never_wakes`,
 //! `lock_latch_set_no_notify`) each break one kind only.
+//!
+//! [`join_latch_set_while_owner_falls_asleep`] covers the case these
+//! exclude: the join latch set while its owner is between announcing SLEEPING
+//! and blocking, with a shutdown that sets no terminate latch before every
+//! worker is blocked (the two `CoreLatch` mutants `latch_set_without_lock`
+//! and `latch_without_sleepy` break that race).
 
 use crate::scenarios::{assert_consistent, shutdown_at_rest, Config, Countdown, RunCounts};
 use drowse::sync::thread;
@@ -57,6 +63,52 @@ pub fn join_latch_wakes_sleeping_owner(config: Config) {
         },
     );
     runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
+/// Join's `SpinLatch`, set while its owner may be anywhere on its way to
+/// sleep. The calling thread runs `pool.join(a, b)`; `a` waits for `b` to
+/// start, so `b` is stolen, and `b` yields a few times and returns, so the
+/// thief sets the latch whenever the schedule has it: before the owner gets
+/// sleepy, between its announcement on the latch and its blocking, or
+/// after. This is what the latch protocol is for (lemma 4 of
+/// `docs/proof.md`): a setter that meets the owner between SLEEPING and
+/// blocking must still wake it, and must take it off the sleeping count
+/// before the owner runs on. After the join returns, the calling thread
+/// waits until every worker is blocked, with nothing left to do, before it
+/// shuts the pool down, so no terminate latch is set while its owner is
+/// between SLEEPING and blocking. A lost wake-up on the join latch shows as
+/// a deadlock with the calling thread still inside its `join`. Needs at
+/// least two workers.
+pub fn join_latch_set_while_owner_falls_asleep(config: Config) {
+    /// Yields of the thief between starting `b` and returning from it: one
+    /// more than the owner's idle rounds yield before it sleeps, so that
+    /// without any preemption the owner can be asleep when the latch is
+    /// set, and with one it can be anywhere in `Sleep::sleep`.
+    const THIEF_YIELDS: usize = 3;
+    assert!(config.workers >= 2, "a join needs a thief: {config:?}");
+    let pool = config.pool();
+    let runs = RunCounts::new(2);
+    let b_started = Countdown::default();
+    let ((), ()) = pool.join(
+        || {
+            runs.ran(0);
+            b_started.wait_for(1);
+        },
+        || {
+            runs.ran(1);
+            b_started.tick();
+            // Let the owner run on towards its sleep before the set, without
+            // a preemption: in its idle rounds it yields twice before it
+            // goes to sleep, and a checker hands each of these yields back
+            // here.
+            for _ in 0..THIEF_YIELDS {
+                thread::yield_now();
+            }
+        },
+    );
+    runs.assert_each_ran_once();
+    wait_until_blocked(&pool, config.workers);
     shutdown_at_rest(pool);
 }
 
@@ -141,6 +193,7 @@ mod test {
         for _ in 0..20 {
             join_latch_wakes_sleeping_owner(Config::new(2));
             join_latch_wakes_sleeping_owner(Config::new(4));
+            join_latch_set_while_owner_falls_asleep(Config::new(2));
             scope_latch_wakes_sleeping_owner(Config::new(2));
             scope_latch_wakes_sleeping_owner(Config::new(3));
             cross_pool_latch_wakes_sleeping_owner(Config::new(1));

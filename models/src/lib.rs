@@ -16,12 +16,14 @@
 //!    [`scope_latch_wakes_owner`], [`cross_pool_latch_wakes_owner`], and the
 //!    setter of a cross-pool latch keeps the owner's pool alive while it
 //!    wakes it: [`cross_pool_latch_outlives_owner_pool`]; one latch kind at
-//!    a time, with the owner certainly asleep on it while the pool runs:
-//!    [`latch_kinds`];
+//!    a time, with the owner certainly asleep on it while the pool runs, or
+//!    on its way to sleep: [`latch_kinds`];
 //! 3. the fences carry property 1 through JEC rollover: [`injected_jobs`]
 //!    and [`injected_jobs_beside_blocked_worker`] with a narrow JEC;
-//! 4. internal jobs: [`internal_job_is_found`], and the overlook the design
-//!    accepts: [`internal_job_overlooked_after_own_push_pop`];
+//! 4. internal jobs: [`internal_job_is_found`] (under SC),
+//!    [`internal_job_after_sleepy_announcement_is_found`] (under C11, when
+//!    the child's post bumps the JEC), and the overlook the design accepts:
+//!    [`internal_job_overlooked_after_own_push_pop`];
 //! 5. the waker decrements: [`concurrent_injectors_keep_counts_exact`];
 //! 6. counter consistency: every scenario checks the sleep snapshot it can
 //!    take, and the resting state after shutdown; [`snapshots_while_running`]

@@ -490,9 +490,13 @@ pub fn cross_pool_latch_outlives_owner_pool(config: Config) {
 /// until that job has run, so only another worker can run it. That worker
 /// must not go to sleep for good without seeing the job. What the protocol
 /// guarantees here, under SC and under C11, with and without JEC rollover,
-/// is stated in docs/proof.md (lemma 5 and property 4). Neither checker
-/// finds the overlook the design accepts with this scenario (the proof says
-/// why); loom finds it with [`internal_job_overlooked_after_own_push_pop`].
+/// is stated in docs/proof.md (lemma 5 and property 4): that this scenario
+/// never deadlocks is lemma 5 (ii), which holds under SC, and is checked by
+/// shuttle. Under C11 it is not guaranteed (the child's post may write
+/// nothing); loom passes this scenario only through its progress rule, so
+/// loom checks [`internal_job_after_sleepy_announcement_is_found`] instead,
+/// and finds the overlook the design accepts with
+/// [`internal_job_overlooked_after_own_push_pop`].
 pub fn internal_job_is_found(config: Config) {
     internal_job_waited_for(config, false);
 }
@@ -508,6 +512,53 @@ pub fn internal_job_is_found(config: Config) {
 /// worker waits for the child forever); under SC (shuttle) it must pass.
 pub fn internal_job_overlooked_after_own_push_pop(config: Config) {
     internal_job_waited_for(config, true);
+}
+
+/// Property 4 under C11 (proof, lemma 5 (iii), first half): an internal job
+/// whose post bumps the JEC is never stranded. The installed job reads the
+/// JEC from a sleep snapshot just before it spawns its child. The post of
+/// the installed job made the JEC odd, only a sleepy announcement makes it
+/// even again, and only a post makes it odd: nobody else posts here, so an
+/// even JEC at that read means an idle worker got sleepy since, and that the
+/// child's post will bump the JEC. Then the installed job blocks (on a facade
+/// condvar) until another worker has run the child, which the protocol
+/// guarantees under C11 without relying on any checker's progress rule: a
+/// worker that got sleepy before the bump fails to join the sleeping count
+/// (the JEC moved) and reads the bump, one that got sleepy after reads it in
+/// its announcement, and one already counted asleep is woken through its
+/// lock; each of these synchronises with the push, so its next search sees
+/// the child. When the JEC is odd at the read the child's post may write
+/// nothing (lemma 5 (c)), nothing is guaranteed, and the installed job does
+/// not block: the scope waits for the child as usual (its owner may run it).
+/// The even case needs at least two workers.
+pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
+    let pool = config.pool();
+    let runs = RunCounts::new(1);
+    let child_ran = Countdown::default();
+    // Yields (scheduling points that cost a checker no preemption) let the
+    // other worker announce before the read and search between the read and
+    // the push; neither changes what the read says about the push's post.
+    let let_others_run = || {
+        for _ in 0..2 {
+            thread::yield_now();
+        }
+    };
+    pool.install(|| {
+        let_others_run();
+        let jec_even = pool.sleep_snapshot().jobs_event_counter % 2 == 0;
+        let_others_run();
+        drowse::scope(|scope| {
+            scope.spawn(|_| {
+                runs.ran(0);
+                child_ran.tick();
+            });
+            if jec_even {
+                child_ran.wait_for(1);
+            }
+        })
+    });
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
 }
 
 /// The body of both property-4 scenarios: the installed job spawns a child
@@ -773,6 +824,7 @@ mod test {
             cross_pool_latch_wakes_owner(Config::new(1));
             cross_pool_latch_outlives_owner_pool(Config::new(1));
             internal_job_is_found(Config::new(2));
+            internal_job_after_sleepy_announcement_is_found(Config::new(2));
             snapshots_while_running(Config::new(2).jobs(3));
             shutdown_while_busy(Config::new(3).jobs(5));
             no_self_inflicted_wakeups(Config::new(1));

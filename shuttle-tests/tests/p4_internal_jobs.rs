@@ -1,7 +1,11 @@
 #![cfg(shuttle)]
 //! Property 4 under sequential consistency: an internal job (pushed onto a
 //! worker's own deque) is never stranded, at any JEC width (lemma 5 (ii) of
-//! docs/proof.md). In these scenarios the pushing worker blocks on a condvar
+//! docs/proof.md). These tests are the check of that statement: it holds
+//! under SC only, and shuttle is SC. Loom (C11) checks the part of lemma 5
+//! that holds under C11 instead (`loom-tests/tests/p4_internal_jobs.rs`);
+//! it would pass `internal_job_is_found` too, but only through its progress
+//! rule, so that scenario is not a loom test. In these scenarios the pushing worker blocks on a condvar
 //! until another worker has run its child job, so a worker that goes to
 //! sleep without seeing the child strands it.
 //!
