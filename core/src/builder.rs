@@ -54,7 +54,7 @@ impl Default for ThreadPoolBuilder {
             spawn_handler: DefaultSpawn,
             breadth_first: false,
             jec_bits: None,
-            search_rounds: crate::sleep::DEFAULT_ROUNDS_UNTIL_SLEEPY,
+            search_rounds: crate::sync::DEFAULT_SEARCH_ROUNDS,
         }
     }
 }
@@ -305,9 +305,11 @@ impl<S> ThreadPoolBuilder<S> {
     /// The number is a tuning knob, not part of the protocol's correctness:
     /// the proof holds for every value of at least 1, and every execution
     /// with more rounds has a counterpart with one round that does the same
-    /// to shared state (`docs/proof.md`, lemma 0). That is why the model
-    /// checks use 1, and why your own loom or shuttle tests should too: each
-    /// round is a search the checker would otherwise explore.
+    /// to shared state (`docs/proof.md`, lemma 0). That is why the default is
+    /// 1 when built under loom or shuttle (`--cfg loom`, `--cfg shuttle`):
+    /// each round is a search the checker would otherwise explore, and a
+    /// pool with 32 rounds, the global pool included, is more than loom can
+    /// explore.
     ///
     /// Zero is rejected by [`build`](Self::build) with an error: a worker
     /// always searches once before it announces that it is sleepy.

@@ -16,11 +16,6 @@ use crate::sync::atomic::{fence, AtomicUsize, Ordering};
 use crate::sync::{thread, Condvar, Mutex};
 use crossbeam_utils::CachePadded;
 
-/// Fruitless search rounds before a worker gets sleepy, unless the builder
-/// says otherwise (`ThreadPoolBuilder::search_rounds_before_sleep`): rayon-core's
-/// number.
-pub(crate) const DEFAULT_ROUNDS_UNTIL_SLEEPY: u32 = 32;
-
 /// The sleep state of one pool.
 pub(crate) struct Sleep {
     worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,

@@ -73,6 +73,8 @@ mod world {
 
     pub const NAME: &str = "std";
     pub const IS_CHECKER: bool = false;
+    /// rayon-core's number.
+    pub const DEFAULT_SEARCH_ROUNDS: u32 = 32;
 
     /// A fresh random number: `std`'s randomly keyed hasher over a counter,
     /// so that two calls (two pools, two workers) differ, and so do two runs
@@ -146,6 +148,8 @@ mod world {
 
     pub const NAME: &str = "loom";
     pub const IS_CHECKER: bool = true;
+    /// See [`DEFAULT_SEARCH_ROUNDS`](super::DEFAULT_SEARCH_ROUNDS).
+    pub const DEFAULT_SEARCH_ROUNDS: u32 = 1;
 
     /// Always zero: a checker must replay the same choices, so randomness
     /// that the pool uses for tuning (victim order) is derived from worker
@@ -213,6 +217,8 @@ mod world {
 
     pub const NAME: &str = "shuttle";
     pub const IS_CHECKER: bool = true;
+    /// See [`DEFAULT_SEARCH_ROUNDS`](super::DEFAULT_SEARCH_ROUNDS).
+    pub const DEFAULT_SEARCH_ROUNDS: u32 = 1;
 
     /// Always zero: a checker must replay the same choices, so randomness
     /// that the pool uses for tuning (victim order) is derived from worker
@@ -278,6 +284,18 @@ pub const WORLD: &str = world::NAME;
 /// it: the protocol and pool are the same code, with the same constants, in
 /// every world.
 pub const IS_CHECKER: bool = world::IS_CHECKER;
+
+/// The fruitless search rounds before a worker gets sleepy of a pool built
+/// without `ThreadPoolBuilder::search_rounds_before_sleep`: 32 in the std
+/// world (rayon-core's number), 1 under loom and shuttle. The protocol takes
+/// the number as a parameter and is the same code for every value; lemma 0
+/// of docs/proof.md shows that every execution with more rounds has a
+/// counterpart with one round that does the same to shared memory, so one
+/// round loses no state to the checkers, while each extra round multiplies
+/// what they explore (a default global pool with 32 rounds is beyond loom's
+/// branch limit). Drowse's own checks set the number explicitly, and
+/// `shuttle-tests/tests/p0_search_rounds.rs` also runs them at 32.
+pub(crate) const DEFAULT_SEARCH_ROUNDS: u32 = world::DEFAULT_SEARCH_ROUNDS;
 
 /// A seed for the pool's victim-picking random numbers: random in the std
 /// world (a new value per call), and a constant under the checkers, whose

@@ -15,9 +15,6 @@ fn check(body: impl Fn() + Send + Sync + 'static) {
 fn two_hits(record: fn(&Hits)) -> usize {
     let pool = drowse::ThreadPoolBuilder::new()
         .num_threads(2)
-        // One search round before a worker sleeps instead of 32: the same
-        // protocol states, far fewer schedules (drowse's docs/proof.md).
-        .search_rounds_before_sleep(1)
         .build()
         .unwrap();
     let hits = Hits::new();
