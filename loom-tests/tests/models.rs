@@ -4,9 +4,10 @@
 //! the models of the other protocols, one test per property
 //! (`<model>::<property>`), at the same sizes and bounds
 //! (`models_common::check_property`). `ci/models` runs each test in its own
-//! process and prints the table of `docs/models.md`. The other protocols'
-//! models are in `research_models.rs`, which `cargo test` does not run by
-//! default.
+//! process and prints the table of `docs/models.md`; this target has
+//! `test = false` in Cargo.toml, so `cargo test` skips it (the real pool is
+//! checked on the same properties by the `p*` tests). The other protocols'
+//! models are in `research_models.rs`, skipped the same way.
 //!
 //! Expected failures (counterexamples, see `docs/models.md`) are ignored
 //! here: `ci/models` runs each alone (a loom deadlock aborts the test
