@@ -643,6 +643,16 @@ impl Drop for AdoptedWorker {
         if worker_thread.is_null() {
             return;
         }
+        if std::thread::panicking() {
+            // Dropped while a panic unwinds: never in the std world (a
+            // thread's panic stops at its boundary, before its thread-locals
+            // go), but loom drops a failed execution's thread-locals this way,
+            // outside its scheduler, where the worker's `Arc`s cannot be
+            // touched. Freeing the registry here would also run the pool's
+            // handlers' destructors, and a second panic aborts. Leak it, as
+            // rayon-core always does.
+            return;
+        }
         // In the std world `WORKER_THREAD_STATE` (no destructor) is always
         // there to clear. Under loom every thread-local of a finished thread
         // is taken before any is dropped, and shuttle may have destroyed it
