@@ -609,9 +609,9 @@ thread_local! {
 ///   does not read the owner's worker afterwards either);
 /// - nothing waits for worker 0 to leave: the registry's `stopped` and
 ///   `started` countdowns count the handed-out workers only;
-/// - the registry itself lives on while any `ThreadPool` handle or other
-///   worker holds it; if this was the last reference, every other worker has
-///   exited, so no one else can touch it.
+/// - the registry is reference-counted: dropping worker 0's reference frees
+///   it only if no pool handle, other worker, latch or waiter holds one, and
+///   then nothing else can reach it.
 ///
 /// The drop clears `WORKER_THREAD_STATE` first, so that a thread-local
 /// destructor that runs later and calls into Drowse finds no worker (and
@@ -646,11 +646,13 @@ impl Drop for AdoptedWorker {
         if std::thread::panicking() {
             // Dropped while a panic unwinds: never in the std world (a
             // thread's panic stops at its boundary, before its thread-locals
-            // go), but loom drops a failed execution's thread-locals this way,
-            // outside its scheduler, where the worker's `Arc`s cannot be
-            // touched. Freeing the registry here would also run the pool's
-            // handlers' destructors, and a second panic aborts. Leak it, as
-            // rayon-core always does.
+            // go), but loom drops the thread-locals of a thread whose panic
+            // failed the execution this way, outside its scheduler, where the
+            // worker's `Arc`s cannot be touched (touching them panics again,
+            // which aborts the test binary instead of reporting the failure).
+            // Freeing the registry here would also run the destructors of the
+            // pool's handlers during the unwinding. Leak it, as rayon-core
+            // always does.
             return;
         }
         // In the std world `WORKER_THREAD_STATE` (no destructor) is always
