@@ -1,6 +1,6 @@
 //! `ThreadPoolBuilder::use_current_thread`. The building thread stays a
-//! worker for the rest of its life, so each test builds its pool on a thread
-//! of its own.
+//! worker for the rest of its life (its worker is dropped when it exits), so
+//! each test builds its pool on a thread of its own.
 #![cfg(not(any(loom, shuttle)))]
 
 use drowse::ThreadPoolBuilder;
@@ -131,4 +131,60 @@ fn a_one_thread_pool_of_the_current_thread_starts_no_thread() {
     })
     .join()
     .unwrap();
+}
+
+#[test]
+fn a_building_thread_that_exits_drops_its_worker_and_the_pool_goes_on() {
+    // Shared with the pool's registry, which owns the panic handler: once
+    // the registry is freed, only our reference is left.
+    let panics = Arc::new(Mutex::new(0));
+    let (result_sender, results) = mpsc::channel();
+    let (pool, threads) = thread::spawn({
+        let panics = Arc::clone(&panics);
+        let result_sender = result_sender.clone();
+        move || {
+            let mut threads = Vec::new();
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(3)
+                .use_current_thread()
+                .panic_handler(move |_| *panics.lock().unwrap() += 1)
+                .spawn_handler(|thread| {
+                    threads.push(thread::spawn(move || thread.run()));
+                    Ok(())
+                })
+                .build()
+                .unwrap();
+            // Onto worker 0's own deque; the thread exits before anyone
+            // need have taken it, so another worker steals it afterwards.
+            pool.spawn(move || result_sender.send(drowse::current_thread_index()).unwrap());
+            (pool, threads)
+        }
+    })
+    .join()
+    .unwrap();
+    // The thread is gone, and with it worker 0; the other workers run the
+    // job it left and new ones.
+    let left_behind = results.recv_timeout(PATIENCE).expect("the job ran");
+    assert!(matches!(left_behind, Some(1 | 2)), "{left_behind:?}");
+    pool.spawn(move || result_sender.send(drowse::current_thread_index()).unwrap());
+    let spawned = results.recv_timeout(PATIENCE).expect("the job ran");
+    assert!(matches!(spawned, Some(1 | 2)), "{spawned:?}");
+    assert!(matches!(
+        pool.install(drowse::current_thread_index),
+        Some(1 | 2)
+    ));
+    assert_eq!(pool.join(|| 1, || 2), (1, 2));
+
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    // Every thread that held the registry has exited: worker 0's thread
+    // dropped its reference when it ended, so the registry is freed.
+    assert_eq!(
+        Arc::strong_count(&panics),
+        1,
+        "the registry outlived every thread of the pool"
+    );
+    assert_eq!(*panics.lock().unwrap(), 0, "no job panicked");
 }

@@ -5,22 +5,22 @@
 //! pool, with the workers on their way to sleep or already asleep. A job
 //! stranded by a missed wake-up shows as a loom deadlock; a yield that runs
 //! the wrong job, or a scope that returns before its jobs ran, as a failed
-//! assertion (see `drowse_models::entry_points`).
-//!
-//! `use_current_thread` is checked by shuttle only
-//! (`shuttle-tests/tests/p1_entry_points.rs`): it leaks the pool's shared
-//! state by design (rayon-core documents the same), and loom reports every
-//! leaked `Arc` at the end of an execution as a failure.
+//! assertion (see `drowse_models::entry_points`). A pool built with
+//! `use_current_thread` (worker 0 is the building thread, which ends while
+//! the pool lives on; its worker is dropped with the thread) is checked
+//! here too, and under shuttle.
 //!
 //! Mutants (`ci/mutants.d/`): `yield_now_skips_local_deque` and
 //! `yield_local_steals` fail `yield_runs_pending_jobs_2w`;
 //! `outside_scope_spawn_no_wake` fails `in_place_scope_wakes_sleeping_workers_2w`
-//! and `outside_scope_skips_wait` fails `in_place_scope_from_outside_2w`.
+//! and `outside_scope_skips_wait` fails `in_place_scope_from_outside_2w`;
+//! `current_thread_counted_as_handed_out` and `current_thread_not_worker_zero`
+//! fail `current_thread_is_worker_zero_2w`.
 
 use drowse_loom_tests::Check;
 use drowse_models::{
-    in_place_scope_from_outside, in_place_scope_wakes_sleeping_workers, yield_runs_pending_jobs,
-    Config,
+    current_thread_is_worker_zero, in_place_scope_from_outside,
+    in_place_scope_wakes_sleeping_workers, yield_runs_pending_jobs, Config,
 };
 
 #[test]
@@ -45,4 +45,13 @@ fn in_place_scope_wakes_sleeping_workers_2w() {
     Check::new("1", "in_place_scope_wakes_sleeping_workers", config)
         .bound(1)
         .run(move || in_place_scope_wakes_sleeping_workers(config));
+}
+
+#[test]
+fn current_thread_is_worker_zero_2w() {
+    let config = Config::new(2);
+    // Bound 3: 16,387 executions, 3 s; bound 4 is ten times that.
+    Check::new("1", "current_thread_is_worker_zero", config)
+        .bound(3)
+        .run(move || current_thread_is_worker_zero(config));
 }

@@ -243,11 +243,13 @@ pub fn pool_on_current_thread(config: Config) -> ThreadPool {
 /// must be worker 0. It spawns a job, which lands on its own deque, then
 /// blocks outside the pool until the job has run: another worker must have
 /// taken it, and woken for it if asleep. An `install` on worker 0 runs in
-/// place. The builder thread then ends (worker 0 never runs the main loop
-/// again), and the outside thread, once every other worker is blocked
-/// asleep, injects a job: it must run, on a worker other than 0. Shutting
-/// down from the outside thread must not wait for worker 0 (it has no main
-/// loop to leave) and must end at rest. Needs at least two workers.
+/// place. The builder thread then ends, and its worker 0 is dropped with it
+/// (under loom a worker left allocated fails the execution as a leaked
+/// `Arc`); the outside thread, once every other worker is blocked asleep,
+/// injects a job: it must run, on a worker other than 0. Shutting down from
+/// the outside thread must not wait for worker 0 (it has no main loop to
+/// leave) and must end at rest. Needs at least two workers. Checked by loom
+/// and shuttle.
 pub fn current_thread_is_worker_zero(config: Config) {
     assert!(config.workers >= 2, "worker 0 needs a helper: {config:?}");
     let runs = Arc::new(RunCounts::new(2));
