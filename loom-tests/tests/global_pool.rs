@@ -8,6 +8,8 @@
 //! each execution, so a pool whose workers were left asleep fails these
 //! tests as a deadlock; and it checks that every loom object was dropped,
 //! so a pool kept from one execution to the next would fail them too.
+//! Mutant (`ci/mutants.d/`): `global_pool_never_ends` (the last user's exit
+//! does not end the pool).
 //!
 //! Bounds keep each test to a few seconds: 2 preemptions (33,000-45,000
 //! executions) where the pool is built on first use, 1 (6,751) where

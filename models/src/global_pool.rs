@@ -18,7 +18,10 @@
 //! next makes the next execution's `build_global` fail.
 //!
 //! No fences or counters are checked here (the property tests do that on
-//! pools built by hand).
+//! pools built by hand). The seeded mutant of this path is
+//! `global_pool_never_ends` (`ci/mutants.d/`): the last user's exit does
+//! not end the pool, and its workers sleep on past the end of the
+//! execution; every scenario here fails under it, in the first execution.
 //!
 //! The global pool exists once per process in the std world, so these
 //! scenarios are for the checker worlds: each checker execution starts with

@@ -8,8 +8,10 @@
 //! an execution ends with a thread still blocked, so a pool whose workers
 //! were left asleep fails these tests; and a pool kept from one execution
 //! to the next would make the second execution's `build_global` fail. The
-//! last two tests, written here, share the pool between threads of the
-//! model.
+//! mutant `global_pool_never_ends` (`ci/mutants.d/`) is killed here. Two
+//! tests, written here, share the pool between threads of the model:
+//! `the_global_pool_outlives_the_main_thread_while_a_user_runs` and
+//! `users_one_after_another_each_get_a_pool`.
 //!
 //! Every test runs PCT (depth 3) and random schedules with the suite's fixed
 //! seed (`DROWSE_SHUTTLE_SEED` and `DROWSE_SHUTTLE_ITERATIONS` apply), and
