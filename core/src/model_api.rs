@@ -11,7 +11,7 @@
 use crate::latch::CoreLatch;
 use crate::sleep::{IdleState, JecWidth, Sleep, SleepSnapshot};
 
-/// The sleep state of one pool: [`crate::sleep`]'s `Sleep`.
+/// The sleep state of one pool: the protocol's `Sleep` (`core/src/sleep/`).
 pub struct ModelSleep(Sleep);
 
 /// One worker's progress towards sleep: the protocol's `IdleState`.

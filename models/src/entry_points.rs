@@ -185,7 +185,7 @@ pub fn yield_runs_pending_jobs(config: Config) {
 }
 
 /// `in_place_scope` called by a thread outside the pool, racing the workers
-/// on their way to sleep: see [`in_place_scope_from_outside_body`].
+/// on their way to sleep: see `in_place_scope_from_outside_body`.
 pub fn in_place_scope_from_outside(config: Config) {
     let pool = config.pool();
     in_place_scope_from_outside_body(&pool, config);

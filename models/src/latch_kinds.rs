@@ -47,6 +47,21 @@ pub fn wait_until_blocked(pool: &ThreadPool, blocked: usize) {
 /// which are not set before the join returns), then returns and sets the
 /// latch. The owner must be woken. Needs at least two workers.
 pub fn join_latch_wakes_sleeping_owner(config: Config) {
+    let pool = join_with_stolen_half(config, |pool| {
+        wait_until_blocked(pool, config.workers - 1);
+    });
+    shutdown_at_rest(pool);
+}
+
+/// The frame of both join-latch scenarios: the calling thread runs
+/// `pool.join(a, b)` on a fresh pool of `config`; `a` waits for `b` to start,
+/// so `b` is stolen by another worker (there must be one), and `b`, once
+/// started, runs `before_set` and returns, which sets the join latch. Checks
+/// that each half ran once, and returns the pool, still running.
+fn join_with_stolen_half<F>(config: Config, before_set: F) -> ThreadPool
+where
+    F: FnOnce(&ThreadPool) + Send,
+{
     assert!(config.workers >= 2, "a join needs a thief: {config:?}");
     let pool = config.pool();
     let runs = RunCounts::new(2);
@@ -59,11 +74,11 @@ pub fn join_latch_wakes_sleeping_owner(config: Config) {
         || {
             runs.ran(1);
             b_started.tick();
-            wait_until_blocked(&pool, config.workers - 1);
+            before_set(&pool);
         },
     );
     runs.assert_each_ran_once();
-    shutdown_at_rest(pool);
+    pool
 }
 
 /// Join's `SpinLatch`, set while its owner may be anywhere on its way to
@@ -86,28 +101,14 @@ pub fn join_latch_set_while_owner_falls_asleep(config: Config) {
     /// without any preemption the owner can be asleep when the latch is
     /// set, and with one it can be anywhere in `Sleep::sleep`.
     const THIEF_YIELDS: usize = 3;
-    assert!(config.workers >= 2, "a join needs a thief: {config:?}");
-    let pool = config.pool();
-    let runs = RunCounts::new(2);
-    let b_started = Countdown::default();
-    let ((), ()) = pool.join(
-        || {
-            runs.ran(0);
-            b_started.wait_for(1);
-        },
-        || {
-            runs.ran(1);
-            b_started.tick();
-            // Let the owner run on towards its sleep before the set, without
-            // a preemption: in its idle rounds it yields twice before it
-            // goes to sleep, and a checker hands each of these yields back
-            // here.
-            for _ in 0..THIEF_YIELDS {
-                thread::yield_now();
-            }
-        },
-    );
-    runs.assert_each_ran_once();
+    let pool = join_with_stolen_half(config, |_| {
+        // Let the owner run on towards its sleep before the set, without a
+        // preemption: in its idle rounds it yields twice before it goes to
+        // sleep, and a checker hands each of these yields back here.
+        for _ in 0..THIEF_YIELDS {
+            thread::yield_now();
+        }
+    });
     wait_until_blocked(&pool, config.workers);
     shutdown_at_rest(pool);
 }

@@ -29,7 +29,9 @@
 //!    take, and the resting state after shutdown; [`snapshots_while_running`]
 //!    takes snapshots from inside jobs and from an outside observer;
 //! 7. termination: every scenario ends with `shutdown_and_snapshot`, and
-//!    [`shutdown_while_busy`] ends the pool in every state;
+//!    [`shutdown_while_busy`] ends the pool in every state; under the
+//!    checkers the global pool of each execution ends with its last user
+//!    ([`global_pool`]);
 //! 8. nothing lost or run twice, panics reach the caller: per-job run counts
 //!    in every scenario, [`join_panic_reaches_caller`];
 //!
@@ -38,11 +40,13 @@
 
 pub mod entry_points;
 pub mod fifo;
+pub mod global_pool;
 pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
 
 pub use entry_points::*;
 pub use fifo::*;
+pub use global_pool::*;
 pub use latch_kinds::*;
 pub use scenarios::*;

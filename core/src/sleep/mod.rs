@@ -70,7 +70,7 @@ impl IdleState {
 }
 
 /// The counts of a pool's sleep state, read consistently (the
-/// `diagnostics` feature). See [`Sleep::snapshot`].
+/// `diagnostics` feature): what [`crate::ThreadPool::sleep_snapshot`] returns.
 #[cfg(feature = "diagnostics")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SleepSnapshot {

@@ -30,7 +30,7 @@
 //!   it after storing *idle* and before its idle search. Spark deques have
 //!   no such lock in the seed, and none here.
 //! - The per-engine sleep semaphore is a counting semaphore built from a
-//!   mutex and a condition variable ([`Semaphore`]). The idle engine count
+//!   mutex and a condition variable (`Semaphore` below). The idle engine count
 //!   is an atomic.
 //!
 //! The transitions, as the seed lists them:
