@@ -622,10 +622,7 @@ impl AdoptedWorker {
     /// Makes `worker_thread` this thread's worker until the thread exits.
     fn adopt(worker_thread: WorkerThread) {
         let worker_thread = Box::into_raw(Box::new(worker_thread));
-        WORKER_THREAD_STATE.with(|current| {
-            debug_assert!(current.get().is_null());
-            current.set(worker_thread);
-        });
+        WorkerThread::set_current(worker_thread);
         // Only while this thread is destroying its thread-locals (a pool
         // built from a thread-local destructor) may the owner be gone
         // already; the worker then lives until the process ends, as
@@ -698,6 +695,15 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn current() -> *const WorkerThread {
         WORKER_THREAD_STATE.with(Cell::get)
+    }
+
+    /// Makes `worker_thread` the current thread's worker; the thread must
+    /// have none.
+    fn set_current(worker_thread: *const WorkerThread) {
+        WORKER_THREAD_STATE.with(|current| {
+            debug_assert!(current.get().is_null());
+            current.set(worker_thread);
+        });
     }
 
     pub(crate) fn registry(&self) -> &Arc<Registry> {
@@ -912,10 +918,7 @@ pub(crate) unsafe fn main_loop(thread: ThreadBuilder) {
     } = thread;
     lifetime.started();
     let worker_thread = &WorkerThread::new(worker, index, registry);
-    WORKER_THREAD_STATE.with(|current| {
-        debug_assert!(current.get().is_null());
-        current.set(worker_thread);
-    });
+    WorkerThread::set_current(worker_thread);
     let registry = &*worker_thread.registry;
 
     if let Some(handler) = &registry.start_handler {
