@@ -223,9 +223,14 @@ impl<S> ThreadPoolBuilder<S> {
     /// pool (in `join`, `scope`, `install` of this pool, ...), not on its
     /// own: the other workers pick up the pool's jobs meanwhile.
     ///
-    /// The thread stays worker 0 for the rest of its life, so the pool's
-    /// shared state is never freed. Building fails if the thread is already
-    /// a worker of a pool.
+    /// The thread stays worker 0 for the rest of its life. When it exits,
+    /// its worker is dropped with its thread-locals, and the pool's shared
+    /// state is freed once nothing else holds it (a pool handle, another
+    /// worker, a latch, a waiter). Where thread-local destructors do not run
+    /// (the main thread on some platforms), worker 0 and the shared state
+    /// stay allocated until the process ends, as in rayon-core, which never
+    /// frees them. Building fails if the thread is already a worker of a
+    /// pool.
     pub fn use_current_thread(mut self) -> Self {
         self.use_current_thread = true;
         self
