@@ -15,10 +15,11 @@ use std::sync::Arc;
 /// did not in 20,000).
 pub const DEPTH: usize = 3;
 /// Default iterations of every model check. 20,000 rather than fewer: at
-/// the fixed seed of `ci/models` the literal RFC models' finding R1 shows in
+/// the suites' fixed seed (`DEFAULT_SEED`, which `cargo test` and
+/// `ci/models` both use) the literal RFC models' finding R1 shows in
 /// `stranded_injected` and `counters` only after about 6,000 and 10,000
-/// executions, and a run with another seed (the suites' `cargo test`) must
-/// not call a flawed model's row lucky.
+/// executions (docs/models/rfc.md), and a run with another seed
+/// (`DROWSE_SHUTTLE_SEED`) must not call a flawed model's row lucky either.
 pub const ITERATIONS: usize = 20000;
 
 /// Executions of a model check under PCT (the `pct` list of
