@@ -282,13 +282,13 @@ pub const WORLD: &str = world::NAME;
 
 /// True under loom and shuttle. Only debug checks and examples may depend on
 /// it: the protocol and pool are the same code in every world. What differs
-/// between the worlds is this facade's primitives and three defaults that it
-/// sets and a pool never branches on: `DEFAULT_SEARCH_ROUNDS` (32 in the std
-/// world, 1 under the checkers, which lemma 0 of docs/proof.md shows loses
-/// nothing), the parallelism a pool built with default settings gets (the
-/// machine's in the std world, 2 under the checkers), and the seed of the
-/// victim-picking random numbers (random in the std world, 0 under the
-/// checkers).
+/// between the worlds is this facade's primitives and three values it
+/// supplies, which the pool uses the same way in every world:
+/// `DEFAULT_SEARCH_ROUNDS` (32 in the std world, 1 under the checkers, which
+/// lemma 0 of docs/proof.md shows loses nothing), the parallelism a pool
+/// built with default settings gets (the machine's in the std world, 2 under
+/// the checkers), and the seed of the victim-picking random numbers (random
+/// in the std world, 0 under the checkers).
 pub const IS_CHECKER: bool = world::IS_CHECKER;
 
 /// The fruitless search rounds before a worker gets sleepy of a pool built
