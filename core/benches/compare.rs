@@ -17,7 +17,8 @@
 //! Output: `#` lines describe the run; with `--samples`, one `sample` line
 //! per measurement (and a `detail` line per sporadic run: more latency
 //! percentiles and how many jobs started late); then one tab-separated line
-//! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>`.
+//! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>
+//! <spread>`, the spread being the p25-p75 of the per-round ratios.
 //! `--callgrind-fib` computes fib(N) with a join at every call on a 1-thread
 //! pool (or serially) and exits; `--callgrind-scope` runs one scope that
 //! spawns N jobs on a 1-thread pool, from outside it, and exits. `ci/bench`
@@ -37,7 +38,7 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "\
 usage: compare [--quick] [--threads N] [--only NAME,...] [--samples] [--plot SVG]
-               [--drowse-search-rounds N]
+               [--drowse-search-rounds N] [--pool drowse|rayon]
        compare --list
        compare --callgrind-program tsp|quicksort|mergesort|life|nbody drowse|rayon
        compare --callgrind-fib drowse|rayon|serial N
@@ -66,6 +67,9 @@ struct Options {
     samples: bool,
     /// Where to write the sweep's SVG plot, if anywhere.
     plot: Option<String>,
+    /// `--pool`: measure only this pool (for counting one pool's system
+    /// calls with strace); no ratios then.
+    pool: Option<Which>,
 }
 
 impl Options {
@@ -712,6 +716,9 @@ fn run(options: &Options) {
                 [Which::Rayon, Which::Drowse]
             };
             for which in order {
+                if options.pool.is_some_and(|only| only != which) {
+                    continue;
+                }
                 let figures = (bench.run)(options, which);
                 if options.samples {
                     for ((name, unit), value) in bench.figures.iter().zip(&figures) {
@@ -728,6 +735,9 @@ fn run(options: &Options) {
                 }
             }
         }
+        if options.pool.is_some() {
+            continue;
+        }
         for (index, (name, unit)) in bench.figures.iter().enumerate() {
             let d = median(&mut drowse.iter().map(|f| f[index]).collect::<Vec<_>>());
             let r = median(&mut rayon.iter().map(|f| f[index]).collect::<Vec<_>>());
@@ -736,8 +746,24 @@ fn run(options: &Options) {
             } else {
                 "-".to_string()
             };
+            // The spread: the ratio of the two measurements of each round
+            // (made back to back, so under the same outside load), and the
+            // middle half of those ratios.
+            let mut paired: Vec<f64> = drowse
+                .iter()
+                .zip(&rayon)
+                .filter(|(_, r)| r[index] > 0.0)
+                .map(|(d, r)| d[index] / r[index])
+                .collect();
+            paired.sort_by(f64::total_cmp);
+            let spread = if paired.is_empty() {
+                "-".to_string()
+            } else {
+                let quartile = |q: usize| paired[((paired.len() * q).div_ceil(4)).max(1) - 1];
+                format!("{:.2}-{:.2}", quartile(1), quartile(3))
+            };
             println!(
-                "result\t{name}\t{unit}\t{}\t{}\t{ratio}",
+                "result\t{name}\t{unit}\t{}\t{}\t{ratio}\t{spread}",
                 figure(d),
                 figure(r)
             );
@@ -843,6 +869,7 @@ fn main() {
         only: None,
         samples: false,
         plot: None,
+        pool: None,
     };
     // BENCH_QUICK=1 is --quick, for smoke-testing a whole ci/bench run.
     if std::env::var_os("BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0") {
@@ -880,6 +907,16 @@ fn main() {
                         exit(2)
                     }
                 };
+            }
+            "--pool" => {
+                options.pool = match value_of(&mut args, "--pool").as_str() {
+                    "drowse" => Some(Which::Drowse),
+                    "rayon" | "rayon-core" => Some(Which::Rayon),
+                    other => {
+                        eprintln!("compare: --pool takes drowse or rayon, not '{other}'");
+                        exit(2)
+                    }
+                }
             }
             "--plot" => options.plot = Some(value_of(&mut args, "--plot")),
             "--drowse-search-rounds" => {
