@@ -41,6 +41,7 @@ usage: compare [--quick] [--threads N] [--only NAME,...] [--samples] [--plot SVG
                [--drowse-search-rounds N] [--pool drowse|rayon]
        compare --list
        compare --callgrind-program tsp|quicksort|mergesort|life|nbody drowse|rayon
+       compare [--drowse-search-rounds N] --callgrind-sparse drowse|rayon THREADS JOBS
        compare --callgrind-fib drowse|rayon|serial N
        compare --callgrind-scope drowse|rayon N";
 
@@ -839,6 +840,29 @@ fn callgrind_scope(pool: &str, n: usize) {
     println!("callgrind-scope\t{pool}\t{n}");
 }
 
+/// `jobs` empty spawns into a `threads`-thread pool, one per 10 ms from this
+/// thread, then the pool is finished: under callgrind, the difference of two
+/// job counts is the pool's instructions per sparse job (the job's wake-up,
+/// its run, and the search after it until the worker sleeps again).
+fn callgrind_sparse(pool: &str, threads: usize, jobs: usize) {
+    fn on_pool<P: Pool>(threads: usize, jobs: usize) {
+        let pool = Started::<P>::new(threads);
+        thread::sleep(SETTLE);
+        programs::noop(pool.pool(), Duration::from_millis(10), jobs);
+        thread::sleep(SETTLE);
+        pool.finish();
+    }
+    match pool {
+        "drowse" => on_pool::<Drowse>(threads, jobs),
+        "rayon" | "rayon-core" => on_pool::<Rayon>(threads, jobs),
+        other => {
+            eprintln!("compare: --callgrind-sparse takes drowse or rayon, not '{other}'");
+            exit(2)
+        }
+    }
+    println!("callgrind-sparse\t{pool}\t{threads}\t{jobs}");
+}
+
 /// One run of a program row on a 1-thread pool, for callgrind.
 fn callgrind_program(program: &str, pool: &str) {
     let run: fn(usize) -> Figures = match (program, pool) {
@@ -930,6 +954,20 @@ fn main() {
                         exit(2)
                     }
                 }
+            }
+            "--callgrind-sparse" => {
+                let pool = value_of(&mut args, "--callgrind-sparse");
+                let numbers: Vec<usize> = (0..2)
+                    .map(|_| {
+                        let text = value_of(&mut args, "--callgrind-sparse");
+                        text.parse().unwrap_or_else(|_| {
+                            eprintln!("compare: --callgrind-sparse needs numbers, not '{text}'");
+                            exit(2)
+                        })
+                    })
+                    .collect();
+                callgrind_sparse(&pool, numbers[0], numbers[1]);
+                return;
             }
             "--callgrind-program" => {
                 let program = value_of(&mut args, "--callgrind-program");
