@@ -291,9 +291,13 @@ fn benches(options: &Options) -> Vec<Bench> {
         sporadic_bench("install", |_, w| by_pool!(w, sporadic, Mode::Install)),
     ];
     for threads in options.thread_counts(true) {
-        all.push(program_bench("tsp", threads, move |_, w| {
-            by_pool!(w, tsp, threads)
-        }));
+        let mut tsp_bench = program_bench("tsp", threads, move |_, w| by_pool!(w, tsp, threads));
+        // How much of the search tree a run explored: the schedule decides
+        // it, so a CPU gap can be more work rather than a costlier pool.
+        tsp_bench
+            .figures
+            .push((format!("tsp_{threads}t_nodes"), "nodes/run"));
+        all.push(tsp_bench);
         all.push(program_bench("quicksort", threads, move |_, w| {
             by_pool!(w, quicksort, threads)
         }));
@@ -458,9 +462,12 @@ fn tsp<P: Pool>(threads: usize) -> Figures {
     static SHORTEST: OnceLock<u32> = OnceLock::new();
     let cities = CITIES.get_or_init(|| Cities::random(TSP_CITIES, 1));
     SHORTEST.get_or_init(|| programs::tsp_serial(cities));
-    let mut shortest = 0;
-    let figures = program_run::<P>(threads, |pool| shortest = programs::tsp(pool, cities));
+    let (mut shortest, mut nodes) = (0, 0);
+    let mut figures = program_run::<P>(threads, |pool| {
+        (shortest, nodes) = programs::tsp(pool, cities);
+    });
     same_as_first(&SHORTEST, shortest, "tsp");
+    figures.push(nodes as f64);
     figures
 }
 

@@ -8,7 +8,7 @@
 use super::Pool;
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -169,6 +169,10 @@ struct Search<'a> {
     cities: &'a Cities,
     open: Mutex<BinaryHeap<Queued>>,
     best: AtomicU32,
+    /// Prefixes examined, in jobs and in their serial searches: how much of
+    /// the tree this execution explored, which depends on how early good
+    /// tours were found, so on the schedule.
+    nodes: AtomicUsize,
 }
 
 impl Search<'_> {
@@ -176,6 +180,7 @@ impl Search<'_> {
     /// serially or queues its children; returns how many it queued (one new
     /// job each).
     fn step(&self) -> usize {
+        self.nodes.fetch_add(1, Ordering::Relaxed);
         let Some(Queued(prefix)) = self.open.lock().unwrap().pop() else {
             return 0;
         };
@@ -184,8 +189,10 @@ impl Search<'_> {
         }
         if self.cities.count - prefix.cities_on <= TSP_SERIAL_REMAINING {
             let mut best = self.best.load(Ordering::Relaxed);
-            depth_first(self.cities, &prefix, &mut best);
+            let mut nodes = 0;
+            depth_first(self.cities, &prefix, &mut best, &mut nodes);
             self.best.fetch_min(best, Ordering::Relaxed);
+            self.nodes.fetch_add(nodes, Ordering::Relaxed);
             return 0;
         }
         let best = self.best.load(Ordering::Relaxed);
@@ -203,7 +210,8 @@ impl Search<'_> {
     }
 }
 
-fn depth_first(cities: &Cities, prefix: &Prefix, best: &mut u32) {
+fn depth_first(cities: &Cities, prefix: &Prefix, best: &mut u32, nodes: &mut usize) {
+    *nodes += 1;
     if prefix.bound >= *best {
         return;
     }
@@ -213,28 +221,32 @@ fn depth_first(cities: &Cities, prefix: &Prefix, best: &mut u32) {
     }
     for next in 0..cities.count {
         if prefix.visited & (1 << next) == 0 {
-            depth_first(cities, &prefix.extended(cities, next), best);
+            depth_first(cities, &prefix.extended(cities, next), best, nodes);
         }
     }
 }
 
 /// The length of the shortest tour, by branch and bound: a scope whose jobs
 /// each take one prefix from the shared queue and spawn one job per child
-/// they queue.
-pub fn tsp<P: Pool>(pool: &P, cities: &Cities) -> u32 {
+/// they queue. Also returns how many prefixes it examined.
+pub fn tsp<P: Pool>(pool: &P, cities: &Cities) -> (u32, usize) {
     let search = Search {
         cities,
         open: Mutex::new(BinaryHeap::from([Queued(Prefix::root(cities))])),
         best: AtomicU32::new(u32::MAX),
+        nodes: AtomicUsize::new(0),
     };
     pool.scope_spawn_more(1, &|| search.step());
-    search.best.load(Ordering::Relaxed)
+    (
+        search.best.load(Ordering::Relaxed),
+        search.nodes.load(Ordering::Relaxed),
+    )
 }
 
 /// The same search on this thread alone (to check results).
 pub fn tsp_serial(cities: &Cities) -> u32 {
     let mut best = u32::MAX;
-    depth_first(cities, &Prefix::root(cities), &mut best);
+    depth_first(cities, &Prefix::root(cities), &mut best, &mut 0);
     best
 }
 
