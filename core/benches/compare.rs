@@ -17,25 +17,31 @@
 //! Output: `#` lines describe the run; with `--samples`, one `sample` line
 //! per measurement (and a `detail` line per sporadic run: more latency
 //! percentiles and how many jobs started late); then one tab-separated line
-//! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>`.
+//! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>
+//! <spread>`, the spread being the p25-p75 of the per-round ratios.
 //! `--callgrind-fib` computes fib(N) with a join at every call on a 1-thread
 //! pool (or serially) and exits; `--callgrind-scope` runs one scope that
 //! spawns N jobs on a 1-thread pool, from outside it, and exits. `ci/bench`
 //! runs both under callgrind.
 
 mod common;
+mod plot;
 
+use common::programs::{self, Cities, Grid};
 use common::{Drowse, Node, Pool, Rayon, Started};
 use std::hint::black_box;
 use std::process::exit;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "\
-usage: compare [--quick] [--threads N] [--only NAME,...] [--samples]
+usage: compare [--quick] [--threads N] [--only NAME,...] [--samples] [--plot SVG]
+               [--drowse-search-rounds N] [--pool drowse|rayon]
        compare --list
+       compare --callgrind-program tsp|quicksort|mergesort|life|nbody drowse|rayon
+       compare [--drowse-search-rounds N] --callgrind-sparse drowse|rayon THREADS JOBS
        compare --callgrind-fib drowse|rayon|serial N
        compare --callgrind-scope drowse|rayon N";
 
@@ -60,6 +66,11 @@ struct Options {
     threads: usize,
     only: Option<Vec<String>>,
     samples: bool,
+    /// Where to write the sweep's SVG plot, if anywhere.
+    plot: Option<String>,
+    /// `--pool`: measure only this pool (for counting one pool's system
+    /// calls with strace); no ratios then.
+    pool: Option<Which>,
 }
 
 impl Options {
@@ -72,13 +83,59 @@ impl Options {
         }
     }
 
-    /// Rounds of a benchmark that takes a second or more per measurement.
+    /// Rounds of a benchmark that takes a second or more per measurement,
+    /// and of the program rows.
     fn long_rounds(&self) -> usize {
         if self.quick {
             3
         } else {
             7
         }
+    }
+
+    /// Rounds of each point of the load sweep.
+    fn sweep_rounds(&self) -> usize {
+        if self.quick {
+            1
+        } else {
+            5
+        }
+    }
+
+    /// How long each point of the load sweep injects jobs.
+    fn sweep_duration(&self) -> Duration {
+        if self.quick {
+            Duration::from_millis(200)
+        } else {
+            Duration::from_secs(1)
+        }
+    }
+
+    /// The pool sizes of the program rows and the sweep: 1 (programs only),
+    /// 2, 8, and every CPU when that is more.
+    fn thread_counts(&self, with_one: bool) -> Vec<usize> {
+        let mut counts = if with_one { vec![1, 2, 8] } else { vec![2, 8] };
+        if self.threads > 8 {
+            counts.push(self.threads);
+        }
+        counts
+    }
+
+    /// Whether `--only` selects a benchmark: by its name, or by a prefix
+    /// written with a trailing `*`.
+    fn selects(&self, name: &str) -> bool {
+        self.only.as_ref().map_or(true, |only| {
+            only.iter().any(|pattern| pattern_selects(pattern, name))
+        })
+    }
+}
+
+/// `NAME` selects the benchmark of that name, `PREFIX*` every benchmark
+/// whose name starts with PREFIX.
+fn pattern_selects(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
     }
 }
 
@@ -90,8 +147,16 @@ type Figures = Vec<f64>;
 struct Bench {
     name: String,
     figures: Vec<(String, &'static str)>,
-    long: bool,
-    run: fn(&Options, Which) -> Figures,
+    rounds: Rounds,
+    run: Run,
+}
+
+/// Which of the [`Options`]' round counts a benchmark uses.
+#[derive(Clone, Copy)]
+enum Rounds {
+    Short,
+    Long,
+    Sweep,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -110,18 +175,23 @@ macro_rules! by_pool {
     };
 }
 
-type Run = fn(&Options, Which) -> Figures;
+type Run = Box<dyn Fn(&Options, Which) -> Figures>;
 
-fn single(name: String, unit: &'static str, long: bool, run: Run) -> Bench {
+fn single(
+    name: String,
+    unit: &'static str,
+    long: bool,
+    run: impl Fn(&Options, Which) -> Figures + 'static,
+) -> Bench {
     Bench {
         figures: vec![(name.clone(), unit)],
         name,
-        long,
-        run,
+        rounds: if long { Rounds::Long } else { Rounds::Short },
+        run: Box::new(run),
     }
 }
 
-fn sporadic_bench(mode: &str, run: Run) -> Bench {
+fn sporadic_bench(mode: &str, run: impl Fn(&Options, Which) -> Figures + 'static) -> Bench {
     let s = SPORADIC_THREADS;
     Bench {
         name: format!("sporadic_{mode}_{s}t"),
@@ -131,15 +201,68 @@ fn sporadic_bench(mode: &str, run: Run) -> Bench {
             (format!("sporadic_{mode}_{s}t_p99"), "us"),
             (format!("sporadic_{mode}_{s}t_blocks"), "blocks/job"),
         ],
-        long: true,
-        run,
+        rounds: Rounds::Long,
+        run: Box::new(run),
+    }
+}
+
+/// A program row: wall time and pool CPU of one run.
+fn program_bench(
+    program: &str,
+    threads: usize,
+    run: impl Fn(&Options, Which) -> Figures + 'static,
+) -> Bench {
+    let name = format!("{program}_{threads}t");
+    Bench {
+        figures: vec![
+            (format!("{name}_time"), "ms"),
+            (format!("{name}_cpu"), "ms CPU"),
+        ],
+        name,
+        rounds: Rounds::Long,
+        run: Box::new(run),
+    }
+}
+
+/// The rates of the load sweep, in jobs per second.
+const SWEEP_RATES: [u32; 5] = [100, 1_000, 10_000, 50_000, 100_000];
+
+/// A point of the load sweep.
+fn sweep_bench(mode: Mode, rate: u32, threads: usize) -> Bench {
+    let name = format!("sweep_{}_{}_{threads}t", mode.name(), rate_name(rate));
+    Bench {
+        figures: vec![
+            (format!("{name}_cpu"), "ms CPU/s"),
+            (format!("{name}_p50"), "us"),
+            (format!("{name}_p99"), "us"),
+            (format!("{name}_rate"), "jobs/s"),
+        ],
+        name,
+        rounds: Rounds::Sweep,
+        run: Box::new(move |o, w| {
+            let period = Duration::from_secs(1) / rate;
+            let mut figures = match w {
+                Which::Drowse => load::<Drowse>(threads, mode, period, o.sweep_duration()),
+                Which::Rayon => load::<Rayon>(threads, mode, period, o.sweep_duration()),
+            };
+            figures.remove(3); // blocks per job: the sporadic rows show it
+            figures
+        }),
+    }
+}
+
+fn rate_name(rate: u32) -> String {
+    if rate >= 1000 {
+        format!("{}khz", rate / 1000)
+    } else {
+        format!("{rate}hz")
     }
 }
 
 fn benches(options: &Options) -> Vec<Bench> {
     let t = options.threads;
     let s = SPORADIC_THREADS;
-    vec![
+    let mut all = vec![
         single(format!("join_fib{FIB_N}_1t"), "ns/join", false, |_, w| {
             by_pool!(w, join_fib, 1)
         }),
@@ -166,7 +289,44 @@ fn benches(options: &Options) -> Vec<Bench> {
         }),
         sporadic_bench("spawn", |_, w| by_pool!(w, sporadic, Mode::Spawn)),
         sporadic_bench("install", |_, w| by_pool!(w, sporadic, Mode::Install)),
-    ]
+    ];
+    for threads in options.thread_counts(true) {
+        let mut tsp_bench = program_bench("tsp", threads, move |_, w| by_pool!(w, tsp, threads));
+        // How much of the search tree a run explored: the schedule decides
+        // it, so a CPU gap can be more work rather than a costlier pool.
+        tsp_bench
+            .figures
+            .push((format!("tsp_{threads}t_nodes"), "nodes/run"));
+        all.push(tsp_bench);
+        all.push(program_bench("quicksort", threads, move |_, w| {
+            by_pool!(w, quicksort, threads)
+        }));
+        all.push(program_bench("mergesort", threads, move |_, w| {
+            by_pool!(w, mergesort, threads)
+        }));
+        all.push(program_bench("life", threads, move |_, w| {
+            by_pool!(w, life, threads)
+        }));
+        all.push(program_bench("nbody", threads, move |_, w| {
+            by_pool!(w, nbody, threads)
+        }));
+    }
+    for threads in options.thread_counts(false) {
+        all.push(single(
+            format!("noop_10ms_{threads}t_cpu"),
+            "ms CPU/s",
+            true,
+            move |_, w| by_pool!(w, noop, threads),
+        ));
+    }
+    for mode in [Mode::Spawn, Mode::Install] {
+        for threads in options.thread_counts(false) {
+            for rate in SWEEP_RATES {
+                all.push(sweep_bench(mode, rate, threads));
+            }
+        }
+    }
+    all
 }
 
 // ---------------------------------------------------------------------------
@@ -258,22 +418,156 @@ fn idle<P: Pool>(threads: usize) -> Figures {
     vec![used as f64 / 1e6]
 }
 
+/// Runs `work` once on a fresh `threads`-thread pool whose workers have all
+/// started (and are asleep or searching, as a program's pool is when the
+/// program first uses it). Figures: the wall time of `work` and the CPU the
+/// pool's workers used meanwhile, both in ms.
+fn program_run<P: Pool>(threads: usize, work: impl FnOnce(&P)) -> Figures {
+    let pool = Started::<P>::new(threads);
+    let cpu_before = pool_cpu(&pool);
+    let start = Instant::now();
+    work(pool.pool());
+    let elapsed = start.elapsed();
+    let cpu = pool_cpu(&pool) - cpu_before;
+    pool.finish();
+    vec![elapsed.as_secs_f64() * 1e3, cpu as f64 / 1e6]
+}
+
+fn is_sorted(data: &[u32]) -> bool {
+    data.windows(2).all(|pair| pair[0] <= pair[1])
+}
+
+/// Checks that every run of a program computes what the first one did.
+fn same_as_first<T: Copy + PartialEq + std::fmt::Debug>(first: &OnceLock<T>, value: T, what: &str) {
+    let expected = *first.get_or_init(|| value);
+    assert_eq!(expected, value, "{what}: a run computed something else");
+}
+
+/// Cities of the branch-and-bound instance.
+const TSP_CITIES: usize = 14;
+/// Elements of each sort.
+const SORT_LEN: usize = 1_000_000;
+/// The stencil's grid side and generations.
+const LIFE_SIDE: usize = 256;
+const LIFE_GENERATIONS: usize = 100;
+/// Bodies and time steps of the n-body run.
+const NBODY_BODIES: usize = 1024;
+const NBODY_STEPS: usize = 8;
+/// The noop row: one empty spawn after each 10 ms sleep, for 1 s.
+const NOOP_PERIOD: Duration = Duration::from_millis(10);
+const NOOP_SPAWNS: usize = 100;
+
+fn tsp<P: Pool>(threads: usize) -> Figures {
+    static CITIES: OnceLock<Cities> = OnceLock::new();
+    static SHORTEST: OnceLock<u32> = OnceLock::new();
+    let cities = CITIES.get_or_init(|| Cities::random(TSP_CITIES, 1));
+    SHORTEST.get_or_init(|| programs::tsp_serial(cities));
+    let (mut shortest, mut nodes) = (0, 0);
+    let mut figures = program_run::<P>(threads, |pool| {
+        (shortest, nodes) = programs::tsp(pool, cities);
+    });
+    same_as_first(&SHORTEST, shortest, "tsp");
+    figures.push(nodes as f64);
+    figures
+}
+
+fn quicksort<P: Pool>(threads: usize) -> Figures {
+    let mut data = programs::random_numbers(SORT_LEN, 2);
+    let figures = program_run::<P>(threads, |pool| {
+        pool.install(|| programs::quicksort::<P>(&mut data))
+    });
+    assert!(is_sorted(&data), "{}: quicksort did not sort", P::NAME);
+    figures
+}
+
+fn mergesort<P: Pool>(threads: usize) -> Figures {
+    let mut data = programs::random_numbers(SORT_LEN, 3);
+    let mut scratch = vec![0; SORT_LEN];
+    let figures = program_run::<P>(threads, |pool| {
+        pool.install(|| programs::mergesort::<P>(&mut data, &mut scratch))
+    });
+    assert!(is_sorted(&data), "{}: mergesort did not sort", P::NAME);
+    figures
+}
+
+fn life<P: Pool>(threads: usize) -> Figures {
+    static ALIVE: OnceLock<usize> = OnceLock::new();
+    let mut grid = Grid::random(LIFE_SIDE, LIFE_SIDE, 4);
+    let mut alive = 0;
+    let figures = program_run::<P>(threads, |pool| {
+        alive = programs::life(pool, &mut grid, LIFE_GENERATIONS)
+    });
+    same_as_first(&ALIVE, alive, "life");
+    figures
+}
+
+fn nbody<P: Pool>(threads: usize) -> Figures {
+    static CHECKSUM: OnceLock<u64> = OnceLock::new();
+    let mut bodies = programs::random_bodies(NBODY_BODIES, 5);
+    let mut checksum = 0.0;
+    let figures = program_run::<P>(threads, |pool| {
+        checksum = programs::nbody(pool, &mut bodies, NBODY_STEPS)
+    });
+    same_as_first(&CHECKSUM, checksum.to_bits(), "nbody");
+    figures
+}
+
+/// The pool's CPU per second of the noop loop (ms/s).
+fn noop<P: Pool>(threads: usize) -> Figures {
+    let figures = program_run::<P>(threads, |pool| {
+        programs::noop(pool, NOOP_PERIOD, NOOP_SPAWNS)
+    });
+    vec![figures[1] / (figures[0] / 1e3)]
+}
+
 #[derive(Clone, Copy)]
 enum Mode {
     Spawn,
     Install,
 }
 
-/// One tiny job every SPORADIC_PERIOD for SPORADIC_DURATION, from this
-/// (outside) thread, into a pool that starts asleep. Figures: the workers'
-/// CPU per second of the run; the p50 and p99 of the time from the call
-/// (`spawn` or `install`) to the start of the job; and how many times the
-/// workers blocked per job (went to sleep, or waited for a contended lock:
-/// their voluntary context switches).
-fn sporadic<P: Pool>(mode: Mode) -> Figures {
-    let pool = Started::<P>::new(SPORADIC_THREADS);
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Spawn => "spawn",
+            Mode::Install => "install",
+        }
+    }
+}
+
+/// Waits until `due` on the injecting thread: sleeps while the wait is long
+/// (with the timer slack set to 1 ns by `main`, a sleep ends within a few
+/// microseconds of its deadline), and yields for the last stretch, so that
+/// rates up to 100 kHz are kept without a busy core.
+fn wait_until(due: Instant) {
+    const SLEEP_ABOVE: Duration = Duration::from_micros(30);
+    loop {
+        let now = Instant::now();
+        if now >= due {
+            return;
+        }
+        let left = due - now;
+        if left > SLEEP_ABOVE {
+            thread::sleep(left - SLEEP_ABOVE / 2);
+        } else {
+            thread::yield_now();
+        }
+    }
+}
+
+/// One tiny job every `period` for `duration`, from this (outside) thread,
+/// into a `threads`-thread pool that starts asleep; calls that fall behind
+/// the absolute schedule are made at once (an `install` blocks until its job
+/// has run, so high rates can be out of its reach: the last figure says what
+/// was achieved). Figures: the workers' CPU per second of the run (ms/s);
+/// the p50 and p99 of the time from the call (`spawn` or `install`) to the
+/// start of the job (us); how many times the workers blocked per job (went
+/// to sleep, or waited for a contended lock: their voluntary context
+/// switches); and the rate achieved (jobs per second).
+fn load<P: Pool>(threads: usize, mode: Mode, period: Duration, duration: Duration) -> Figures {
+    let pool = Started::<P>::new(threads);
     thread::sleep(SETTLE);
-    let jobs = (SPORADIC_DURATION.as_nanos() / SPORADIC_PERIOD.as_nanos()) as usize;
+    let jobs = ((duration.as_nanos() / period.as_nanos()) as usize).max(1);
     // Inject-to-start latency of each job in ns; u64::MAX until it has run.
     let latencies: Arc<Vec<AtomicU64>> =
         Arc::new((0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect());
@@ -281,11 +575,7 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
     let sleeps_before = pool_sleeps(&pool);
     let base = Instant::now();
     for job in 0..jobs {
-        let due = base + SPORADIC_PERIOD * job as u32;
-        let now = Instant::now();
-        if due > now {
-            thread::sleep(due - now);
-        }
+        wait_until(base + period * job as u32);
         let called = base.elapsed().as_nanos() as u64;
         let record = {
             let latencies = Arc::clone(&latencies);
@@ -307,7 +597,7 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
     {
         assert!(
             Instant::now() < deadline,
-            "{}: sporadic jobs did not run within 30 s",
+            "{}: jobs did not run within 30 s",
             P::NAME
         );
         thread::sleep(Duration::from_millis(1));
@@ -324,15 +614,13 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
     if DETAIL.load(Ordering::Relaxed) {
         let late = sorted
             .iter()
-            .filter(|&&l| l > SPORADIC_PERIOD.as_nanos() as u64 / 2)
+            .filter(|&&l| l > period.as_nanos() as u64 / 2)
             .count();
         println!(
-            "detail\t{}\t{}\tp90 {} us, p99.9 {} us, max {} us, {late} of {jobs} jobs started more than half a period late",
+            "detail\t{}\t{}\t{threads}t\t{:.0} Hz\tp90 {} us, p99.9 {} us, max {} us, {late} of {jobs} jobs started more than half a period late",
             P::NAME,
-            match mode {
-                Mode::Spawn => "spawn",
-                Mode::Install => "install",
-            },
+            mode.name(),
+            1.0 / period.as_secs_f64(),
             percentile(&sorted, 90) / 1000,
             sorted[(sorted.len() * 999).div_ceil(1000) - 1] / 1000,
             sorted[sorted.len() - 1] / 1000,
@@ -343,7 +631,15 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
         percentile(&sorted, 50) as f64 / 1e3,
         percentile(&sorted, 99) as f64 / 1e3,
         sleeps as f64 / jobs as f64,
+        jobs as f64 / elapsed.as_secs_f64(),
     ]
+}
+
+/// The sporadic rows: 1 kHz for 1 s on SPORADIC_THREADS threads.
+fn sporadic<P: Pool>(mode: Mode) -> Figures {
+    let mut figures = load::<P>(SPORADIC_THREADS, mode, SPORADIC_PERIOD, SPORADIC_DURATION);
+    figures.truncate(4);
+    figures
 }
 
 /// Whether `--samples` asked for the latency details of the sporadic runs.
@@ -384,13 +680,14 @@ fn median(values: &mut [f64]) -> f64 {
 fn run(options: &Options) {
     let all = benches(options);
     if let Some(only) = &options.only {
-        for name in only {
-            if !all.iter().any(|b| &b.name == name) {
-                eprintln!("compare: no benchmark named '{name}' (see --list)");
+        for pattern in only {
+            if !all.iter().any(|b| pattern_selects(pattern, &b.name)) {
+                eprintln!("compare: no benchmark named '{pattern}' (see --list)");
                 exit(2);
             }
         }
     }
+    let mut results: Vec<(String, f64, f64)> = Vec::new();
     println!(
         "# compare: drowse vs rayon-core 1.13.0; {} mode; {} threads for the *_{}t rows; {} CPUs available",
         if options.quick { "quick" } else { "full" },
@@ -399,20 +696,24 @@ fn run(options: &Options) {
         available_cpus(),
     );
     println!(
-        "# rounds: {} per short benchmark, {} per long one (idle, sporadic); figure = median over rounds; ratio = drowse / rayon-core",
+        "# rounds: {} per short benchmark, {} per long one (idle, sporadic, programs), {} per sweep point of {} ms; figure = median over rounds; ratio = drowse / rayon-core",
         options.short_rounds(),
-        options.long_rounds()
+        options.long_rounds(),
+        options.sweep_rounds(),
+        options.sweep_duration().as_millis(),
     );
+    let rounds_policy = common::DROWSE_SEARCH_ROUNDS.load(Ordering::Relaxed);
+    if rounds_policy != 0 {
+        println!("# drowse pools built with search_rounds_before_sleep({rounds_policy})");
+    }
     for bench in &all {
-        if let Some(only) = &options.only {
-            if !only.contains(&bench.name) {
-                continue;
-            }
+        if !options.selects(&bench.name) {
+            continue;
         }
-        let rounds = if bench.long {
-            options.long_rounds()
-        } else {
-            options.short_rounds()
+        let rounds = match bench.rounds {
+            Rounds::Short => options.short_rounds(),
+            Rounds::Long => options.long_rounds(),
+            Rounds::Sweep => options.sweep_rounds(),
         };
         let mut drowse: Vec<Figures> = Vec::new();
         let mut rayon: Vec<Figures> = Vec::new();
@@ -423,6 +724,9 @@ fn run(options: &Options) {
                 [Which::Rayon, Which::Drowse]
             };
             for which in order {
+                if options.pool.is_some_and(|only| only != which) {
+                    continue;
+                }
                 let figures = (bench.run)(options, which);
                 if options.samples {
                     for ((name, unit), value) in bench.figures.iter().zip(&figures) {
@@ -439,6 +743,9 @@ fn run(options: &Options) {
                 }
             }
         }
+        if options.pool.is_some() {
+            continue;
+        }
         for (index, (name, unit)) in bench.figures.iter().enumerate() {
             let d = median(&mut drowse.iter().map(|f| f[index]).collect::<Vec<_>>());
             let r = median(&mut rayon.iter().map(|f| f[index]).collect::<Vec<_>>());
@@ -447,11 +754,38 @@ fn run(options: &Options) {
             } else {
                 "-".to_string()
             };
+            // The spread: the ratio of the two measurements of each round
+            // (made back to back, so under the same outside load), and the
+            // middle half of those ratios.
+            let mut paired: Vec<f64> = drowse
+                .iter()
+                .zip(&rayon)
+                .filter(|(_, r)| r[index] > 0.0)
+                .map(|(d, r)| d[index] / r[index])
+                .collect();
+            paired.sort_by(f64::total_cmp);
+            let spread = if paired.is_empty() {
+                "-".to_string()
+            } else {
+                let quartile = |q: usize| paired[((paired.len() * q).div_ceil(4)).max(1) - 1];
+                format!("{:.2}-{:.2}", quartile(1), quartile(3))
+            };
             println!(
-                "result\t{name}\t{unit}\t{}\t{}\t{ratio}",
+                "result\t{name}\t{unit}\t{}\t{}\t{ratio}\t{spread}",
                 figure(d),
                 figure(r)
             );
+            results.push((name.clone(), d, r));
+        }
+    }
+    if let Some(path) = &options.plot {
+        match plot::sweep_svg(path, &results, &options.thread_counts(false)) {
+            Ok(true) => println!("# sweep plot written to {path}"),
+            Ok(false) => println!("# no sweep plot: no sweep point ran"),
+            Err(error) => {
+                eprintln!("compare: cannot write the sweep plot {path}: {error}");
+                exit(1)
+            }
         }
     }
 }
@@ -513,6 +847,51 @@ fn callgrind_scope(pool: &str, n: usize) {
     println!("callgrind-scope\t{pool}\t{n}");
 }
 
+/// `jobs` empty spawns into a `threads`-thread pool, one per 10 ms from this
+/// thread, then the pool is finished: under callgrind, the difference of two
+/// job counts is the pool's instructions per sparse job (the job's wake-up,
+/// its run, and the search after it until the worker sleeps again).
+fn callgrind_sparse(pool: &str, threads: usize, jobs: usize) {
+    fn on_pool<P: Pool>(threads: usize, jobs: usize) {
+        let pool = Started::<P>::new(threads);
+        thread::sleep(SETTLE);
+        programs::noop(pool.pool(), Duration::from_millis(10), jobs);
+        thread::sleep(SETTLE);
+        pool.finish();
+    }
+    match pool {
+        "drowse" => on_pool::<Drowse>(threads, jobs),
+        "rayon" | "rayon-core" => on_pool::<Rayon>(threads, jobs),
+        other => {
+            eprintln!("compare: --callgrind-sparse takes drowse or rayon, not '{other}'");
+            exit(2)
+        }
+    }
+    println!("callgrind-sparse\t{pool}\t{threads}\t{jobs}");
+}
+
+/// One run of a program row on a 1-thread pool, for callgrind.
+fn callgrind_program(program: &str, pool: &str) {
+    let run: fn(usize) -> Figures = match (program, pool) {
+        ("tsp", "drowse") => tsp::<Drowse>,
+        ("tsp", "rayon") => tsp::<Rayon>,
+        ("quicksort", "drowse") => quicksort::<Drowse>,
+        ("quicksort", "rayon") => quicksort::<Rayon>,
+        ("mergesort", "drowse") => mergesort::<Drowse>,
+        ("mergesort", "rayon") => mergesort::<Rayon>,
+        ("life", "drowse") => life::<Drowse>,
+        ("life", "rayon") => life::<Rayon>,
+        ("nbody", "drowse") => nbody::<Drowse>,
+        ("nbody", "rayon") => nbody::<Rayon>,
+        _ => {
+            eprintln!("compare: --callgrind-program takes tsp|quicksort|mergesort|life|nbody and drowse|rayon, not '{program} {pool}'");
+            exit(2)
+        }
+    };
+    run(1);
+    println!("callgrind-program\t{program}\t{pool}");
+}
+
 fn main() {
     common::exit_unless_std_world("compare");
     let mut options = Options {
@@ -520,7 +899,20 @@ fn main() {
         threads: available_cpus(),
         only: None,
         samples: false,
+        plot: None,
+        pool: None,
     };
+    // BENCH_QUICK=1 is --quick, for smoke-testing a whole ci/bench run.
+    if std::env::var_os("BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0") {
+        options.quick = true;
+    }
+    // Linux: let the injecting thread's short sleeps end on time (the
+    // default slack of 50 us would cap the sweep's rates).
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_TIMERSLACK only changes this thread's timer slack.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong);
+    }
     let mut args = std::env::args().skip(1);
     let value_of = |args: &mut dyn Iterator<Item = String>, flag: &str| {
         args.next().unwrap_or_else(|| {
@@ -546,6 +938,49 @@ fn main() {
                         exit(2)
                     }
                 };
+            }
+            "--pool" => {
+                options.pool = match value_of(&mut args, "--pool").as_str() {
+                    "drowse" => Some(Which::Drowse),
+                    "rayon" | "rayon-core" => Some(Which::Rayon),
+                    other => {
+                        eprintln!("compare: --pool takes drowse or rayon, not '{other}'");
+                        exit(2)
+                    }
+                }
+            }
+            "--plot" => options.plot = Some(value_of(&mut args, "--plot")),
+            "--drowse-search-rounds" => {
+                let text = value_of(&mut args, "--drowse-search-rounds");
+                match text.parse::<u32>() {
+                    Ok(n) if n > 0 => common::DROWSE_SEARCH_ROUNDS.store(n, Ordering::Relaxed),
+                    _ => {
+                        eprintln!(
+                            "compare: --drowse-search-rounds needs a positive number, not '{text}'"
+                        );
+                        exit(2)
+                    }
+                }
+            }
+            "--callgrind-sparse" => {
+                let pool = value_of(&mut args, "--callgrind-sparse");
+                let numbers: Vec<usize> = (0..2)
+                    .map(|_| {
+                        let text = value_of(&mut args, "--callgrind-sparse");
+                        text.parse().unwrap_or_else(|_| {
+                            eprintln!("compare: --callgrind-sparse needs numbers, not '{text}'");
+                            exit(2)
+                        })
+                    })
+                    .collect();
+                callgrind_sparse(&pool, numbers[0], numbers[1]);
+                return;
+            }
+            "--callgrind-program" => {
+                let program = value_of(&mut args, "--callgrind-program");
+                let pool = value_of(&mut args, "--callgrind-program");
+                callgrind_program(&program, &pool);
+                return;
             }
             "--only" => {
                 let text = value_of(&mut args, "--only");

@@ -5,8 +5,10 @@
 //! bench (divan); each uses a subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod programs;
+
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -37,10 +39,20 @@ pub trait Pool: Sized + Send + Sync + 'static {
 
     /// `ThreadPool::scope`, spawning `count` jobs that each run `job`.
     fn scope_spawn<F: Fn() + Sync>(&self, count: usize, job: &F);
+
+    /// `ThreadPool::scope`, spawning `initial` jobs that each run `job`; a
+    /// job then spawns, from inside itself and into the same scope, as many
+    /// more jobs as `job` returned (a search that spawns per open node).
+    fn scope_spawn_more<F: Fn() -> usize + Sync>(&self, initial: usize, job: &F);
 }
 
+/// When not 0, the `search_rounds_before_sleep` that [`Drowse`] pools are
+/// built with (`compare --drowse-search-rounds`): an experiment on the
+/// search policy through the public builder, with no change to the pool.
+pub static DROWSE_SEARCH_ROUNDS: AtomicU32 = AtomicU32::new(0);
+
 macro_rules! pool_for_crate {
-    ($(#[$doc:meta])* $pool:ident, $krate:ident, $name:literal) => {
+    ($(#[$doc:meta])* $pool:ident, $krate:ident, $name:literal, $configure:expr) => {
         $(#[$doc])*
         pub struct $pool($krate::ThreadPool);
 
@@ -48,10 +60,11 @@ macro_rules! pool_for_crate {
             const NAME: &'static str = $name;
 
             fn build(threads: usize, on_start: ThreadHook, on_exit: ThreadHook) -> Self {
-                let pool = $krate::ThreadPoolBuilder::new()
+                let builder = $krate::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .start_handler(move |index| on_start(index))
-                    .exit_handler(move |index| on_exit(index))
+                    .exit_handler(move |index| on_exit(index));
+                let pool = ($configure)(builder)
                     .build()
                     .unwrap_or_else(|error| panic!("{}: the pool did not start: {error}", $name));
                 $pool(pool)
@@ -82,6 +95,22 @@ macro_rules! pool_for_crate {
                     }
                 })
             }
+
+            fn scope_spawn_more<F: Fn() -> usize + Sync>(&self, initial: usize, job: &F) {
+                fn run<'scope, F: Fn() -> usize + Sync>(
+                    scope: &$krate::Scope<'scope>,
+                    job: &'scope F,
+                ) {
+                    for _ in 0..job() {
+                        scope.spawn(move |scope| run(scope, job));
+                    }
+                }
+                self.0.scope(|scope| {
+                    for _ in 0..initial {
+                        scope.spawn(move |scope| run(scope, job));
+                    }
+                })
+            }
         }
     };
 }
@@ -90,13 +119,18 @@ pool_for_crate!(
     /// A `drowse::ThreadPool`.
     Drowse,
     drowse,
-    "drowse"
+    "drowse",
+    |builder: drowse::ThreadPoolBuilder| match DROWSE_SEARCH_ROUNDS.load(Ordering::Relaxed) {
+        0 => builder,
+        rounds => builder.search_rounds_before_sleep(rounds),
+    }
 );
 pool_for_crate!(
     /// A `rayon_core::ThreadPool` (rayon-core 1.13.0 from crates.io).
     Rayon,
     rayon_core,
-    "rayon-core"
+    "rayon-core",
+    |builder: rayon_core::ThreadPoolBuilder| builder
 );
 
 /// Refuses to run in a checker world, where the pool's primitives only work
