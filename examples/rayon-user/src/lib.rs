@@ -1,57 +1,57 @@
-//! Counting and summing with rayon: the code under test.
+//! Totals and sums with rayon: the code under test.
 
 use rayon::prelude::*;
 
 #[cfg(loom)]
-use loom::sync::atomic::{AtomicUsize, Ordering};
+use loom::sync::atomic::{AtomicU64, Ordering};
 #[cfg(shuttle)]
-use shuttle::sync::atomic::{AtomicUsize, Ordering};
+use shuttle::sync::atomic::{AtomicU64, Ordering};
 #[cfg(not(any(loom, shuttle)))]
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A hit counter shared by the threads of rayon's pool.
+/// A running total that the threads of rayon's pool add to. Its atomic is
+/// the checker's in the checker worlds, so that the checker sees it.
 #[derive(Debug, Default)]
-pub struct Hits {
-    count: AtomicUsize,
-}
+pub struct Total(AtomicU64);
 
-impl Hits {
-    pub fn new() -> Hits {
-        Hits::default()
+/// How a value is added to a [`Total`].
+pub type Add = fn(&Total, u64);
+
+impl Total {
+    /// Adds with a read and a separate write: two threads can both read the
+    /// old total, and one value is lost.
+    pub fn add_racy(&self, value: u64) {
+        let seen = self.0.load(Ordering::Relaxed);
+        self.0.store(seen + value, Ordering::Relaxed);
     }
 
-    /// Counts a hit with a read and a separate write: two threads can both
-    /// read the old value, and one hit is lost.
-    pub fn record_racy(&self) {
-        let seen = self.count.load(Ordering::Relaxed);
-        self.count.store(seen + 1, Ordering::Relaxed);
+    /// Adds with one read-modify-write.
+    pub fn add(&self, value: u64) {
+        self.0.fetch_add(value, Ordering::Relaxed);
     }
 
-    /// Counts a hit with one read-modify-write.
-    pub fn record(&self) {
-        self.count.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub fn total(&self) -> usize {
-        self.count.load(Ordering::Relaxed)
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
-/// Records `items` hits from a parallel `for_each`.
-pub fn count_items(hits: &Hits, items: usize, record: fn(&Hits)) {
-    (0..items).into_par_iter().for_each(|_| record(hits));
+/// Adds 1, 2, ..., `last` from a parallel `for_each`.
+pub fn add_range(total: &Total, last: u64, add: Add) {
+    (1..=last)
+        .into_par_iter()
+        .for_each(|value| add(total, value));
 }
 
-/// Records one hit in each half of a `rayon::join`.
-pub fn count_joined(hits: &Hits, record: fn(&Hits)) {
-    rayon::join(|| record(hits), || record(hits));
+/// Adds 1 and 2 from the two halves of a `rayon::join`.
+pub fn add_joined(total: &Total, add: Add) {
+    rayon::join(|| add(total, 1), || add(total, 2));
 }
 
-/// Records one hit from each of two jobs spawned into a `rayon::scope`.
-pub fn count_scoped(hits: &Hits, record: fn(&Hits)) {
+/// Adds 1 and 2 from two jobs spawned into a `rayon::scope`.
+pub fn add_scoped(total: &Total, add: Add) {
     rayon::scope(|scope| {
-        scope.spawn(|_| record(hits));
-        scope.spawn(|_| record(hits));
+        scope.spawn(|_| add(total, 1));
+        scope.spawn(|_| add(total, 2));
     });
 }
 

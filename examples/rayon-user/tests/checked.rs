@@ -2,7 +2,7 @@
 //! with `--cfg loom`: the same tests under either checker.
 #![cfg(any(loom, shuttle))]
 
-use rayon_user::{count_items, count_joined, count_scoped, sum_of_squares, Hits};
+use rayon_user::{add_joined, add_range, add_scoped, sum_of_squares, Total};
 
 /// 1,000 random schedules. rayon's calls run on each execution's own global
 /// pool (2 workers under the checkers), which ends by itself.
@@ -22,52 +22,59 @@ fn check(body: impl Fn() + Send + Sync + 'static) {
     builder.check(body);
 }
 
+/// Runs `adding` on a fresh total and returns the total.
+fn total_after(adding: impl FnOnce(&Total)) -> u64 {
+    let total = Total::default();
+    adding(&total);
+    total.get()
+}
+
 #[test]
-#[should_panic(expected = "a hit was lost")]
+#[should_panic(expected = "a value was lost")]
 fn the_checker_finds_the_lost_update_in_for_each() {
     check(|| {
-        let hits = Hits::new();
-        count_items(&hits, 2, Hits::record_racy);
-        assert_eq!(hits.total(), 2, "a hit was lost");
+        let total = total_after(|total| add_range(total, 2, Total::add_racy));
+        assert_eq!(total, 3, "a value was lost");
     });
 }
 
 #[test]
-#[should_panic(expected = "a hit was lost")]
+#[should_panic(expected = "a value was lost")]
 fn the_checker_finds_the_lost_update_in_join() {
     check(|| {
-        let hits = Hits::new();
-        count_joined(&hits, Hits::record_racy);
-        assert_eq!(hits.total(), 2, "a hit was lost");
+        assert_eq!(
+            total_after(|total| add_joined(total, Total::add_racy)),
+            3,
+            "a value was lost"
+        )
     });
 }
 
 #[test]
-#[should_panic(expected = "a hit was lost")]
+#[should_panic(expected = "a value was lost")]
 fn the_checker_finds_the_lost_update_in_scope() {
     check(|| {
-        let hits = Hits::new();
-        count_scoped(&hits, Hits::record_racy);
-        assert_eq!(hits.total(), 2, "a hit was lost");
+        assert_eq!(
+            total_after(|total| add_scoped(total, Total::add_racy)),
+            3,
+            "a value was lost"
+        )
     });
 }
 
 #[test]
-fn every_hit_counts_in_for_each() {
-    check(|| {
-        let hits = Hits::new();
-        count_items(&hits, 2, Hits::record);
-        assert_eq!(hits.total(), 2);
-    });
+fn every_value_counts_in_for_each() {
+    check(|| assert_eq!(total_after(|total| add_range(total, 2, Total::add)), 3));
 }
 
 #[test]
-fn every_hit_counts_in_join_and_scope() {
+fn every_value_counts_in_join_and_scope() {
     check(|| {
-        let hits = Hits::new();
-        count_joined(&hits, Hits::record);
-        count_scoped(&hits, Hits::record);
-        assert_eq!(hits.total(), 4);
+        let total = total_after(|total| {
+            add_joined(total, Total::add);
+            add_scoped(total, Total::add);
+        });
+        assert_eq!(total, 6);
     });
 }
 
