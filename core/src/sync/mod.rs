@@ -29,22 +29,37 @@ compile_error!("`--cfg loom` and `--cfg shuttle` select different worlds; pass o
 
 // The checkers are optional dependencies, so that a normal build (and a
 // user's lock file) never resolves them; a checker world needs its feature.
+#[cfg(any(
+    all(loom, not(feature = "loom")),
+    all(shuttle, not(feature = "shuttle"))
+))]
+macro_rules! checker_feature_missing {
+    ($checker:literal) => {
+        compile_error!(concat!(
+            "drowse is built with `--cfg ",
+            $checker,
+            "` but without its `",
+            $checker,
+            "` feature, which brings in ",
+            $checker,
+            ". Enable it where you depend on Drowse, ",
+            "for that world only: `[target.'cfg(",
+            $checker,
+            ")'.dependencies] drowse = ",
+            "{ path = \"...\", features = [\"",
+            $checker,
+            "\"] }`, or, through the compat ",
+            "package, `rayon-core = { version = \"1.13\", features = [\"",
+            $checker,
+            "\"] }` ",
+            "(README.md, \"Model-checking rayon code\")"
+        ));
+    };
+}
 #[cfg(all(loom, not(feature = "loom")))]
-compile_error!(
-    "drowse is built with `--cfg loom` but without its `loom` feature, which brings in loom. \
-     Enable it where you depend on Drowse, for that world only: \
-     `[target.'cfg(loom)'.dependencies] drowse = { path = \"...\", features = [\"loom\"] }`, \
-     or, through the compat package, `rayon-core = { version = \"1.13\", features = [\"loom\"] }` \
-     (README.md, \"Model-checking rayon code\")"
-);
+checker_feature_missing!("loom");
 #[cfg(all(shuttle, not(feature = "shuttle")))]
-compile_error!(
-    "drowse is built with `--cfg shuttle` but without its `shuttle` feature, which brings in shuttle. \
-     Enable it where you depend on Drowse, for that world only: \
-     `[target.'cfg(shuttle)'.dependencies] drowse = { path = \"...\", features = [\"shuttle\"] }`, \
-     or, through the compat package, `rayon-core = { version = \"1.13\", features = [\"shuttle\"] }` \
-     (README.md, \"Model-checking rayon code\")"
-);
+checker_feature_missing!("shuttle");
 
 #[cfg(not(any(loom, shuttle)))]
 mod world {
