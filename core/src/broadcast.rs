@@ -17,6 +17,15 @@ use std::marker::PhantomData;
 /// pool outside any pool) and returns their results, in worker index order.
 ///
 /// See [`ThreadPool::broadcast`](crate::ThreadPool::broadcast).
+///
+/// # Examples
+///
+/// ```
+/// let pool = drowse::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+/// let indices = pool.install(|| drowse::broadcast(|context| context.index()));
+/// // One result per worker, in the order of the workers' indices.
+/// assert_eq!(indices, [0, 1, 2]);
+/// ```
 pub fn broadcast<OP, R>(op: OP) -> Vec<R>
 where
     OP: Fn(BroadcastContext<'_>) -> R + Sync,
@@ -30,6 +39,19 @@ where
 /// the caller's stack, since it may run after the caller has returned.
 ///
 /// See [`ThreadPool::spawn_broadcast`](crate::ThreadPool::spawn_broadcast).
+///
+/// # Examples
+///
+/// ```
+/// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let (sender, receiver) = std::sync::mpsc::channel();
+/// pool.install(|| {
+///     drowse::spawn_broadcast(move |context| sender.send(context.index()).unwrap())
+/// });
+/// let mut indices: Vec<usize> = receiver.iter().take(2).collect();
+/// indices.sort();
+/// assert_eq!(indices, [0, 1]);
+/// ```
 pub fn spawn_broadcast<OP>(op: OP)
 where
     OP: Fn(BroadcastContext<'_>) + Send + Sync + 'static,

@@ -17,6 +17,15 @@ use std::any::Any;
 /// # Panics
 /// If either closure panics, `join` waits for the other one to finish and
 /// then resumes the panic (`oper_a`'s if both panic).
+///
+/// # Examples
+///
+/// ```
+/// let values = [1, 2, 3, 4, 5, 6];
+/// let (left, right) = values.split_at(3);
+/// let (a, b) = drowse::join(|| left.iter().sum::<i32>(), || right.iter().sum::<i32>());
+/// assert_eq!((a, b), (6, 15));
+/// ```
 pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
@@ -29,6 +38,18 @@ where
 
 /// `join`, where each closure is told whether it runs on a different thread
 /// from the one that called `join_context` (see [`FnContext::migrated`]).
+///
+/// # Examples
+///
+/// ```
+/// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let (a_migrated, b) = pool.install(|| {
+///     drowse::join_context(|context| context.migrated(), |_| "second")
+/// });
+/// // The first closure runs on the thread that called `join_context`.
+/// assert!(!a_migrated);
+/// assert_eq!(b, "second");
+/// ```
 pub fn join_context<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,

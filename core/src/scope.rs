@@ -53,6 +53,19 @@ struct ScopeBase<'scope> {
 /// # Panics
 /// If `op` or a spawned job panics, the scope still waits for all the other
 /// jobs, then resumes the first panic on the caller.
+///
+/// # Examples
+///
+/// ```
+/// let mut left = 0;
+/// let mut right = 0;
+/// drowse::scope(|scope| {
+///     scope.spawn(|_| left = 1);
+///     scope.spawn(|_| right = 2);
+/// });
+/// // Every job spawned into the scope has run when `scope` returns.
+/// assert_eq!((left, right), (1, 2));
+/// ```
 pub fn scope<'scope, OP, R>(op: OP) -> R
 where
     OP: FnOnce(&Scope<'scope>) -> R + Send,
@@ -71,6 +84,23 @@ where
 ///
 /// # Panics
 /// As [`scope()`].
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Mutex;
+/// let order = Mutex::new(Vec::new());
+/// drowse::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| {
+///     drowse::scope_fifo(|scope| {
+///         for job in 0..3 {
+///             let order = &order;
+///             scope.spawn_fifo(move |_| order.lock().unwrap().push(job));
+///         }
+///     });
+/// });
+/// // One thread runs the jobs in the order they were spawned.
+/// assert_eq!(order.into_inner().unwrap(), [0, 1, 2]);
+/// ```
 pub fn scope_fifo<'scope, OP, R>(op: OP) -> R
 where
     OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
@@ -91,6 +121,19 @@ where
 ///
 /// # Panics
 /// As [`scope()`].
+///
+/// # Examples
+///
+/// ```
+/// let caller = std::thread::current().id();
+/// let mut ran_on_caller = false;
+/// drowse::in_place_scope(|scope| {
+///     // The scope's own closure runs on the calling thread.
+///     ran_on_caller = std::thread::current().id() == caller;
+///     scope.spawn(|_| ());
+/// });
+/// assert!(ran_on_caller);
+/// ```
 pub fn in_place_scope<'scope, OP, R>(op: OP) -> R
 where
     OP: FnOnce(&Scope<'scope>) -> R,

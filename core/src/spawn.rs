@@ -11,6 +11,15 @@ use crate::sync::Arc;
 /// process aborts, since nobody could observe the panic otherwise. A pool is
 /// kept alive (its threads keep running) until every job spawned into it has
 /// run, even after its `ThreadPool` handle is dropped.
+///
+/// # Examples
+///
+/// ```
+/// let (sender, receiver) = std::sync::mpsc::channel();
+/// drowse::spawn(move || sender.send(6 * 7).unwrap());
+/// // `spawn` returns at once; the job runs on the global pool.
+/// assert_eq!(receiver.recv().unwrap(), 42);
+/// ```
 pub fn spawn<F>(func: F)
 where
     F: FnOnce() + Send + 'static,
@@ -24,6 +33,14 @@ where
 /// pool both go through the pool's injector, which is FIFO.
 ///
 /// Panics and pool lifetime are as for [`spawn()`].
+///
+/// # Examples
+///
+/// ```
+/// let (sender, receiver) = std::sync::mpsc::channel();
+/// drowse::spawn_fifo(move || sender.send("done").unwrap());
+/// assert_eq!(receiver.recv().unwrap(), "done");
+/// ```
 pub fn spawn_fifo<F>(func: F)
 where
     F: FnOnce() + Send + 'static,

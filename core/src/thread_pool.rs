@@ -42,6 +42,14 @@ impl ThreadPool {
     /// From outside any pool the caller blocks until `op` is done; from a
     /// worker of another pool, that worker keeps running its own pool's jobs
     /// meanwhile. A panic in `op` is resumed on the caller.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let threads = pool.install(drowse::current_num_threads);
+    /// assert_eq!(threads, 2);
+    /// ```
     pub fn install<OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce() -> R + Send,
@@ -51,6 +59,13 @@ impl ThreadPool {
     }
 
     /// [`join`](crate::join) in this pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.join(|| 1 + 1, || 2 + 2), (2, 4));
+    /// ```
     pub fn join<A, B, RA, RB>(&self, oper_a: A, oper_b: B) -> (RA, RB)
     where
         A: FnOnce() -> RA + Send,
@@ -62,6 +77,19 @@ impl ThreadPool {
     }
 
     /// [`scope`](crate::scope()) in this pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut results = [0; 2];
+    /// let (first, second) = results.split_at_mut(1);
+    /// pool.scope(|scope| {
+    ///     scope.spawn(|_| first[0] = 1);
+    ///     scope.spawn(|_| second[0] = 2);
+    /// });
+    /// assert_eq!(results, [1, 2]);
+    /// ```
     pub fn scope<'scope, OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce(&Scope<'scope>) -> R + Send,
@@ -71,6 +99,16 @@ impl ThreadPool {
     }
 
     /// [`spawn`](crate::spawn()) into this pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (sender, receiver) = std::sync::mpsc::channel();
+    /// pool.spawn(move || sender.send(drowse::current_thread_index()).unwrap());
+    /// let index = receiver.recv().unwrap();
+    /// assert!(matches!(index, Some(0 | 1)));
+    /// ```
     pub fn spawn<OP>(&self, op: OP)
     where
         OP: FnOnce() + Send + 'static,
@@ -79,12 +117,28 @@ impl ThreadPool {
     }
 
     /// The number of threads in this pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// assert_eq!(pool.current_num_threads(), 3);
+    /// ```
     pub fn current_num_threads(&self) -> usize {
         self.registry.num_threads()
     }
 
     /// The index of the current thread in this pool, or `None` when the
     /// current thread is not one of its workers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// // Not one of the pool's threads here; one of them inside `install`.
+    /// assert_eq!(pool.current_thread_index(), None);
+    /// assert!(matches!(pool.install(|| pool.current_thread_index()), Some(0 | 1)));
+    /// ```
     pub fn current_thread_index(&self) -> Option<usize> {
         // SAFETY: a non-null current worker is live for the whole call.
         let worker_thread = unsafe { WorkerThread::current().as_ref() }?;

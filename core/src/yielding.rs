@@ -23,6 +23,18 @@ pub enum Yield {
 /// Returns `Some(Yield::Executed)` when a job ran, `Some(Yield::Idle)` when
 /// none was found, and `None` when the current thread is not a worker of any
 /// pool.
+///
+/// # Examples
+///
+/// ```
+/// // Outside any pool there is nothing to run instead.
+/// assert!(drowse::yield_now().is_none());
+///
+/// let pool = drowse::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// let outcome = pool.install(drowse::yield_now);
+/// // On a worker, `Some`: whether it ran another job or found none.
+/// assert!(matches!(outcome, Some(drowse::Yield::Executed | drowse::Yield::Idle)));
+/// ```
 pub fn yield_now() -> Option<Yield> {
     // SAFETY: a non-null current worker is live for the whole call.
     let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
@@ -35,6 +47,20 @@ pub fn yield_now() -> Option<Yield> {
 /// Returns `Some(Yield::Executed)` when a job ran, `Some(Yield::Idle)` when
 /// none was found, and `None` when the current thread is not a worker of any
 /// pool.
+///
+/// # Examples
+///
+/// ```
+/// assert!(drowse::yield_local().is_none());
+///
+/// let pool = drowse::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// let outcome = pool.install(|| {
+///     drowse::spawn(|| ());
+///     // The worker's own queue holds the spawned job: it runs now.
+///     drowse::yield_local()
+/// });
+/// assert_eq!(outcome, Some(drowse::Yield::Executed));
+/// ```
 pub fn yield_local() -> Option<Yield> {
     // SAFETY: a non-null current worker is live for the whole call.
     let worker_thread = unsafe { WorkerThread::current().as_ref() }?;

@@ -27,6 +27,40 @@
 #[cfg(all(loom, shuttle))]
 compile_error!("`--cfg loom` and `--cfg shuttle` select different worlds; pass only one of them");
 
+// The checkers are optional dependencies, so that a normal build (and a
+// user's lock file) never resolves them; a checker world needs its feature.
+#[cfg(any(
+    all(loom, not(feature = "loom")),
+    all(shuttle, not(feature = "shuttle"))
+))]
+macro_rules! checker_feature_missing {
+    ($checker:literal) => {
+        compile_error!(concat!(
+            "drowse is built with `--cfg ",
+            $checker,
+            "` but without its `",
+            $checker,
+            "` feature, which brings in ",
+            $checker,
+            ". Enable it where you depend on Drowse, ",
+            "for that world only: `[target.'cfg(",
+            $checker,
+            ")'.dependencies] drowse = ",
+            "{ path = \"...\", features = [\"",
+            $checker,
+            "\"] }`, or, through the compat ",
+            "package, `rayon-core = { version = \"1.13\", features = [\"",
+            $checker,
+            "\"] }` ",
+            "(README.md, \"Model-checking rayon code\")"
+        ));
+    };
+}
+#[cfg(all(loom, not(feature = "loom")))]
+checker_feature_missing!("loom");
+#[cfg(all(shuttle, not(feature = "shuttle")))]
+checker_feature_missing!("shuttle");
+
 #[cfg(not(any(loom, shuttle)))]
 mod world {
     pub use std::sync::atomic;
@@ -142,11 +176,37 @@ mod world {
         pub use loom::hint::spin_loop;
     }
 
+    pub use loom::thread::LocalKey;
     pub use loom::thread_local;
 
     pub use super::model_queue as deque;
 
     pub const NAME: &str = "loom";
+    pub const CHECKER_VERSION: &str = super::LOOM_SERIES;
+
+    /// `key.with(f)`, or the facade's panic when the call runs outside a
+    /// loom model. Loom has no public way to ask whether a model is running:
+    /// outside one, its thread-locals panic, and that panic is caught here
+    /// (only the pointer is fetched under `catch_unwind`; `f` runs outside).
+    pub fn local_with<T: 'static, R>(key: &'static LocalKey<T>, f: impl FnOnce(&T) -> R) -> R {
+        let fetched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            key.try_with(|value| value as *const T)
+        }));
+        match fetched {
+            Ok(Ok(value)) => {
+                // SAFETY: the value sits in loom's storage for this thread
+                // until the thread's locals are dropped, which happens after
+                // the thread's function returns, never during `f` on this
+                // thread; loom's own `LocalKey::with` hands out the same
+                // reference.
+                f(unsafe { &*value })
+            }
+            Ok(Err(_)) => {
+                panic!("cannot access a (mock) TLS value during or after it is destroyed")
+            }
+            Err(_) => super::outside_model(),
+        }
+    }
     pub const IS_CHECKER: bool = true;
     /// See [`DEFAULT_SEARCH_ROUNDS`](super::DEFAULT_SEARCH_ROUNDS).
     pub const DEFAULT_SEARCH_ROUNDS: u32 = 1;
@@ -211,11 +271,23 @@ mod world {
         pub use shuttle::hint::spin_loop;
     }
 
+    pub use shuttle::thread::LocalKey;
     pub use shuttle::thread_local;
 
     pub use super::model_queue as deque;
 
     pub const NAME: &str = "shuttle";
+    pub const CHECKER_VERSION: &str = super::SHUTTLE_SERIES;
+
+    /// `key.with(f)`, or the facade's panic when the call runs outside a
+    /// shuttle execution (`try_get_current_task` is shuttle's public,
+    /// non-panicking way to ask).
+    pub fn local_with<T: 'static, R>(key: &'static LocalKey<T>, f: impl FnOnce(&T) -> R) -> R {
+        if shuttle::current::try_get_current_task().is_none() {
+            super::outside_model();
+        }
+        key.with(f)
+    }
     pub const IS_CHECKER: bool = true;
     /// See [`DEFAULT_SEARCH_ROUNDS`](super::DEFAULT_SEARCH_ROUNDS).
     pub const DEFAULT_SEARCH_ROUNDS: u32 = 1;
@@ -249,7 +321,87 @@ pub mod model_queue;
 mod cell;
 
 pub use cell::UnsafeCell;
+#[cfg(not(any(loom, shuttle)))]
 pub(crate) use world::thread_local;
+
+/// The checker worlds' `thread_local!`: the checker's thread-local, wrapped
+/// so that reaching it outside a model (or from a model of another version
+/// of the checker) gives [`outside_model`]'s message instead of the
+/// checker's own. The thread-locals of the pool are what any call into
+/// Drowse touches first (`WorkerThread::current`).
+#[cfg(any(loom, shuttle))]
+macro_rules! model_thread_local {
+    ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = $init:expr;)+) => {$(
+        $(#[$attr])* $vis static $name: $crate::sync::ModelLocalKey<$t> =
+            $crate::sync::ModelLocalKey::new({
+                $crate::sync::checker_thread_local! { static KEY: $t = $init; }
+                &KEY
+            });
+    )+};
+}
+#[cfg(any(loom, shuttle))]
+pub(crate) use model_thread_local as thread_local;
+#[cfg(any(loom, shuttle))]
+pub(crate) use world::thread_local as checker_thread_local;
+
+/// A checker's thread-local key that checks, on each `with`, that the call
+/// runs inside a model (see `model_thread_local`).
+#[cfg(any(loom, shuttle))]
+pub struct ModelLocalKey<T: 'static> {
+    key: &'static world::LocalKey<T>,
+}
+
+#[cfg(any(loom, shuttle))]
+impl<T: 'static> std::fmt::Debug for ModelLocalKey<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelLocalKey").finish_non_exhaustive()
+    }
+}
+
+#[cfg(any(loom, shuttle))]
+impl<T: 'static> ModelLocalKey<T> {
+    pub const fn new(key: &'static world::LocalKey<T>) -> Self {
+        ModelLocalKey { key }
+    }
+
+    /// The checker's `LocalKey::with`, after the inside-a-model check.
+    pub fn with<F: FnOnce(&T) -> R, R>(&'static self, f: F) -> R {
+        world::local_with(self.key, f)
+    }
+
+    /// The checker's `LocalKey::try_with`, unchecked: it serves drops at a
+    /// thread's exit, inside the model by construction.
+    pub fn try_with<F: FnOnce(&T) -> R, R>(&'static self, f: F) -> Result<R, impl std::fmt::Debug> {
+        self.key.try_with(f)
+    }
+}
+
+/// The panic of a checker build used outside a model of the checker it was
+/// built against: the checker's own message (shuttle's "ExecutionState is
+/// not set", loom's "cannot access Loom execution state") names neither
+/// Drowse nor versions.
+#[cfg(any(loom, shuttle))]
+#[cold]
+#[track_caller]
+fn outside_model() -> ! {
+    let (world, version, entry) = (WORLD, world::CHECKER_VERSION, MODEL_ENTRY);
+    panic!(
+        "drowse was built with `--cfg {world}` against {world} {version}, and was called \
+         outside a {world} {version} model. Under `--cfg {world}`, every use of Drowse (and of \
+         rayon over Drowse's rayon-core) must run inside {entry} of {world} {version}. If the \
+         call is inside one, your crate depends on another version of {world}: cargo treats \
+         each minor version as another crate, and Drowse cannot see its models; depend on \
+         {world} = \"{version}\" (`cargo tree -i {world}` must show one {world} {version}.x). \
+         See README.md, \"Model-checking rayon code\"."
+    )
+}
+
+/// Where a model's code must run, named in [`outside_model`]'s message.
+#[cfg(loom)]
+const MODEL_ENTRY: &str = "`loom::model` (or `loom::model::Builder::check`)";
+#[cfg(shuttle)]
+const MODEL_ENTRY: &str =
+    "a `shuttle::check_*` function (`check_random`, `check_pct`, `check_dfs`, ...) or `shuttle::replay`";
 pub use world::{
     atomic, deque, hint, model, model_with_preemption_bound, thread, Arc, Condvar, Mutex,
     MutexGuard,
@@ -276,6 +428,16 @@ const CHECKER_PARALLELISM: std::num::NonZeroUsize = match std::num::NonZeroUsize
     Some(two) => two,
     None => unreachable!(),
 };
+
+/// The loom series (minor version) that the `loom` feature brings in, as
+/// core/Cargo.toml requires it. Cargo treats each minor version as another
+/// crate: a model of another loom cannot be seen by Drowse's loom, so the
+/// panic of a call outside a model names this series.
+pub const LOOM_SERIES: &str = "0.7";
+
+/// The shuttle series that the `shuttle` feature brings in (as
+/// [`LOOM_SERIES`], for shuttle).
+pub const SHUTTLE_SERIES: &str = "0.9";
 
 /// The world this build runs in: `"std"`, `"loom"` or `"shuttle"`.
 pub const WORLD: &str = world::NAME;
@@ -312,6 +474,53 @@ pub(crate) fn random_seed() -> u64 {
 
 #[cfg(test)]
 mod test {
+    /// The series named in the outside-a-model panic are the ones
+    /// core/Cargo.toml asks for.
+    #[test]
+    fn checker_series_match_the_manifest() {
+        let manifest = include_str!("../../Cargo.toml");
+        for (checker, series) in [
+            ("loom", super::LOOM_SERIES),
+            ("shuttle", super::SHUTTLE_SERIES),
+        ] {
+            let table = format!("[dependencies.{checker}]\nversion = \"{series}.");
+            assert!(
+                manifest.contains(&table),
+                "core/Cargo.toml has no `{table}...`: update {checker}'s series in core/src/sync"
+            );
+        }
+    }
+
+    /// Under a checker, a call into Drowse outside a model panics with the
+    /// facade's message, which names the flag, the checker's version and
+    /// where the call must run (a plain panic: no model runs, so loom does
+    /// not abort). The std world has no model to be outside of.
+    #[test]
+    #[cfg_attr(
+        not(any(loom, shuttle)),
+        ignore = "only the checker worlds have models"
+    )]
+    fn outside_a_model_the_panic_names_the_checker_and_its_version() {
+        let payload = std::panic::catch_unwind(|| crate::join(|| 1, || 2))
+            .expect_err("a checker build used outside a model panics");
+        let message = payload
+            .downcast_ref::<String>()
+            .expect("the facade's panic carries a formatted message");
+        let world = super::WORLD;
+        let (series, entry) = if world == "loom" {
+            (super::LOOM_SERIES, "`loom::model`")
+        } else {
+            (super::SHUTTLE_SERIES, "`shuttle::check_*`")
+        };
+        for part in [
+            format!("built with `--cfg {world}` against {world} {series}"),
+            format!("outside a {world} {series} model"),
+            entry.to_owned(),
+        ] {
+            assert!(message.contains(&part), "{message:?} does not say {part:?}");
+        }
+    }
+
     #[test]
     fn random_seeds_differ_in_std_and_are_fixed_under_the_checkers() {
         let (first, second) = (super::random_seed(), super::random_seed());

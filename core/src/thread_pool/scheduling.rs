@@ -30,6 +30,13 @@ impl ThreadPool {
     /// let squares = pool.broadcast(|context| context.index() * context.index());
     /// assert_eq!(squares, [0, 1, 4]);
     /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.broadcast(|context| context.num_threads()), [2, 2]);
+    /// ```
     pub fn broadcast<OP, R>(&self, op: OP) -> Vec<R>
     where
         OP: Fn(BroadcastContext<'_>) -> R + Sync,
@@ -43,6 +50,17 @@ impl ThreadPool {
     /// caller has returned). The pool stays alive until every worker has run
     /// it; a panic in `op` goes to the pool's panic handler, as for
     /// [`spawn`](Self::spawn).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (sender, receiver) = std::sync::mpsc::channel();
+    /// pool.spawn_broadcast(move |context| sender.send(context.index()).unwrap());
+    /// let mut indices: Vec<usize> = receiver.iter().take(2).collect();
+    /// indices.sort();
+    /// assert_eq!(indices, [0, 1]);
+    /// ```
     pub fn spawn_broadcast<OP>(&self, op: OP)
     where
         OP: Fn(BroadcastContext<'_>) + Send + Sync + 'static,
@@ -51,6 +69,20 @@ impl ThreadPool {
     }
 
     /// [`spawn_fifo`](crate::spawn_fifo()) into this pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// let (sender, receiver) = std::sync::mpsc::channel();
+    /// for job in 0..3 {
+    ///     let sender = sender.clone();
+    ///     pool.spawn_fifo(move || sender.send(job).unwrap());
+    /// }
+    /// drop(sender);
+    /// // One worker, first in first out.
+    /// assert_eq!(receiver.iter().collect::<Vec<_>>(), [0, 1, 2]);
+    /// ```
     pub fn spawn_fifo<OP>(&self, op: OP)
     where
         OP: FnOnce() + Send + 'static,
@@ -59,6 +91,19 @@ impl ThreadPool {
     }
 
     /// [`scope_fifo`](crate::scope_fifo()) in this pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut done = [false; 2];
+    /// let (first, second) = done.split_at_mut(1);
+    /// pool.scope_fifo(|scope| {
+    ///     scope.spawn_fifo(|_| first[0] = true);
+    ///     scope.spawn_fifo(|_| second[0] = true);
+    /// });
+    /// assert_eq!(done, [true, true]);
+    /// ```
     pub fn scope_fifo<'scope, OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
@@ -69,6 +114,17 @@ impl ThreadPool {
 
     /// [`in_place_scope`](crate::in_place_scope()) whose jobs are spawned
     /// into this pool: `op` runs on the calling thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut value = 0;
+    /// pool.in_place_scope(|scope| {
+    ///     scope.spawn(|_| value = 7);
+    /// });
+    /// assert_eq!(value, 7);
+    /// ```
     pub fn in_place_scope<'scope, OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce(&Scope<'scope>) -> R,
@@ -78,6 +134,17 @@ impl ThreadPool {
 
     /// [`in_place_scope_fifo`](crate::in_place_scope_fifo()) whose jobs are
     /// spawned into this pool: `op` runs on the calling thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut value = 0;
+    /// pool.in_place_scope_fifo(|scope| {
+    ///     scope.spawn_fifo(|_| value = 7);
+    /// });
+    /// assert_eq!(value, 7);
+    /// ```
     pub fn in_place_scope_fifo<'scope, OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce(&ScopeFifo<'scope>) -> R,
@@ -87,6 +154,15 @@ impl ThreadPool {
 
     /// [`yield_now`](crate::yield_now()), when the current thread is a
     /// worker of this pool; `None` otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// // Not on one of this pool's threads.
+    /// assert_eq!(pool.yield_now(), None);
+    /// assert!(pool.install(|| pool.yield_now()).is_some());
+    /// ```
     pub fn yield_now(&self) -> Option<Yield> {
         let worker_thread = self.registry.current_thread()?;
         Some(worker_thread.yield_now())
@@ -94,6 +170,18 @@ impl ThreadPool {
 
     /// [`yield_local`](crate::yield_local()), when the current thread is a
     /// worker of this pool; `None` otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.yield_local(), None);
+    /// let outcome = pool.install(|| {
+    ///     pool.spawn(|| ());
+    ///     pool.yield_local()
+    /// });
+    /// assert_eq!(outcome, Some(drowse::Yield::Executed));
+    /// ```
     pub fn yield_local(&self) -> Option<Yield> {
         let worker_thread = self.registry.current_thread()?;
         Some(worker_thread.yield_local())
@@ -102,6 +190,19 @@ impl ThreadPool {
     /// Whether the current worker's own deque holds jobs not yet taken, when
     /// the current thread is a worker of this pool; `None` otherwise. See
     /// [`current_thread_has_pending_tasks`](crate::current_thread_has_pending_tasks()).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.current_thread_has_pending_tasks(), None);
+    /// let pending = pool.install(|| {
+    ///     pool.spawn(|| ());
+    ///     // The spawned job waits in this worker's queue.
+    ///     pool.current_thread_has_pending_tasks()
+    /// });
+    /// assert_eq!(pending, Some(true));
+    /// ```
     pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
         let worker_thread = self.registry.current_thread()?;
         Some(!worker_thread.local_deque_is_empty())
