@@ -16,10 +16,11 @@ use drowse_models::{
     concurrent_injectors_keep_counts_exact, cross_pool_latch_wakes_sleeping_owner,
     current_thread_is_worker_zero, in_place_scope_wakes_sleeping_workers, injected_jobs,
     injected_jobs_beside_blocked_worker, install_from_outside, internal_job_is_found,
-    join_latch_wakes_owner, join_latch_wakes_sleeping_owner, lock_latch_wakes_outside_thread,
-    nested_join_scope, scope_fifo_order, scope_latch_wakes_owner, scope_latch_wakes_sleeping_owner,
-    shutdown_while_busy, snapshots_while_running, spawn_fifo_from_worker_beside_sleepers,
-    spawn_fifo_order, spawn_fifo_to_sleeping_workers, yield_runs_pending_jobs, Config,
+    internal_job_is_found_beside_sleepers, join_latch_wakes_owner, join_latch_wakes_sleeping_owner,
+    lock_latch_wakes_outside_thread, nested_join_scope, scope_fifo_order, scope_latch_wakes_owner,
+    scope_latch_wakes_sleeping_owner, shutdown_while_busy, snapshots_while_running,
+    spawn_fifo_from_worker_beside_sleepers, spawn_fifo_order, spawn_fifo_to_sleeping_workers,
+    yield_runs_pending_jobs, Config,
 };
 use drowse_shuttle_tests::Check;
 
@@ -222,9 +223,17 @@ fn internal_job_is_found_8w_random() {
 }
 
 #[test]
-fn internal_job_is_found_16w_pct() {
+fn internal_job_is_found_beside_sleepers_8w_random() {
+    let config = Config::new(8);
+    random_fewer("4", "internal_job_is_found_beside_sleepers", config)
+        .run(move || internal_job_is_found_beside_sleepers(config));
+}
+
+#[test]
+fn internal_job_is_found_beside_sleepers_16w_pct() {
     let config = Config::new(16);
-    pct_fewer("4", "internal_job_is_found", config).run(move || internal_job_is_found(config));
+    pct_fewer("4", "internal_job_is_found_beside_sleepers", config)
+        .run(move || internal_job_is_found_beside_sleepers(config));
 }
 
 // Property 1 for broadcasts: to a pool asleep, and racing the workers on
