@@ -80,13 +80,17 @@ fn join_latch_wakes_sleeping_owner_3w() {
 }
 
 // Properties 1, 2 and 5 on three workers at preemption bound 2. Ignored:
-// each takes minutes, too long for `ci/run`; `ci/verify` runs them, one
-// process each. Their times are in docs/proof.md ("What the bounds cover").
+// none finished within 25 minutes of wall time on the shared 2-core
+// machine (2026-11-25, load average about 15, the three side by side): cut
+// off by `LOOM_MAX_DURATION=1500` after 1,839,999, 1,719,999 and 1,479,999
+// executions respectively, about 85 s user and 93 s system CPU time each,
+// no failure. So they are neither in `ci/run` nor in `ci/verify`; run one
+// with `--ignored --exact NAME`, alone, with a time cap.
 
 /// Property 1 at bound 2: an outside thread installs one job into an idle
 /// pool of three.
 #[test]
-#[ignore = "minutes at bound 2; run by ci/verify"]
+#[ignore = "bound 2 at three workers did not finish in 25 minutes; see above"]
 fn install_from_outside_3w_bound2() {
     let config = Config::new(3);
     Check::new("1", "install_from_outside", config)
@@ -97,7 +101,7 @@ fn install_from_outside_3w_bound2() {
 /// Property 2 at bound 2: a join on a pool of three, its second half stolen
 /// or not.
 #[test]
-#[ignore = "minutes at bound 2; run by ci/verify"]
+#[ignore = "bound 2 at three workers did not finish in 25 minutes; see above"]
 fn join_latch_wakes_owner_3w_unforced_bound2() {
     let config = Config::new(3).jobs(1);
     Check::new("2", "join_latch_wakes_owner", config)
@@ -110,7 +114,7 @@ fn join_latch_wakes_owner_3w_unforced_bound2() {
 /// the sleeping count must equal the number of blocked workers. Three
 /// workers, the injector and the main thread are loom's five threads.
 #[test]
-#[ignore = "minutes at bound 2; run by ci/verify"]
+#[ignore = "bound 2 at three workers did not finish in 25 minutes; see above"]
 fn counts_exact_3w_1_injector_bound2() {
     let config = Config::new(3).jobs(1);
     Check::new("5", "concurrent_injectors_keep_counts_exact", config)
