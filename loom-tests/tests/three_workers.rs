@@ -19,8 +19,8 @@
 
 use drowse_loom_tests::Check;
 use drowse_models::{
-    injected_jobs, injected_jobs_beside_blocked_worker, install_from_outside,
-    join_latch_wakes_owner, join_latch_wakes_sleeping_owner, Config,
+    concurrent_injectors_keep_counts_exact, injected_jobs, injected_jobs_beside_blocked_worker,
+    install_from_outside, join_latch_wakes_owner, join_latch_wakes_sleeping_owner, Config,
 };
 
 /// Property 1's first check: an outside thread installs one job into an
@@ -77,4 +77,48 @@ fn join_latch_wakes_sleeping_owner_3w() {
     Check::new("2", "join_latch_wakes_sleeping_owner", config)
         .bound(1)
         .run(move || join_latch_wakes_sleeping_owner(config));
+}
+
+// Properties 1, 2 and 5 on three workers at preemption bound 2. Ignored:
+// none finished within 25 minutes of wall time on the shared 2-core
+// machine (2026-11-25, load average about 15, the three side by side): cut
+// off by `LOOM_MAX_DURATION=1500` after 1,839,999, 1,719,999 and 1,479,999
+// executions respectively, about 85 s user and 93 s system CPU time each,
+// no failure. So they are neither in `ci/run` nor in `ci/verify`; run one
+// with `--ignored --exact NAME`, alone, with a time cap.
+
+/// Property 1 at bound 2: an outside thread installs one job into an idle
+/// pool of three.
+#[test]
+#[ignore = "bound 2 at three workers did not finish in 25 minutes; see above"]
+fn install_from_outside_3w_bound2() {
+    let config = Config::new(3);
+    Check::new("1", "install_from_outside", config)
+        .bound(2)
+        .run(move || install_from_outside(config));
+}
+
+/// Property 2 at bound 2: a join on a pool of three, its second half stolen
+/// or not.
+#[test]
+#[ignore = "bound 2 at three workers did not finish in 25 minutes; see above"]
+fn join_latch_wakes_owner_3w_unforced_bound2() {
+    let config = Config::new(3).jobs(1);
+    Check::new("2", "join_latch_wakes_owner", config)
+        .bound(2)
+        .run(move || join_latch_wakes_owner(config));
+}
+
+/// Property 5 at bound 2: one outside thread injects a job into a pool of
+/// three (waking a worker) while the main thread takes a sleep snapshot;
+/// the sleeping count must equal the number of blocked workers. Three
+/// workers, the injector and the main thread are loom's five threads.
+#[test]
+#[ignore = "bound 2 at three workers did not finish in 25 minutes; see above"]
+fn counts_exact_3w_1_injector_bound2() {
+    let config = Config::new(3).jobs(1);
+    Check::new("5", "concurrent_injectors_keep_counts_exact", config)
+        .with("injectors", 1)
+        .bound(2)
+        .run(move || concurrent_injectors_keep_counts_exact(config, 1));
 }

@@ -20,7 +20,9 @@
 //!    on its way to sleep: [`latch_kinds`];
 //! 3. the fences carry property 1 through JEC rollover: [`injected_jobs`]
 //!    and [`injected_jobs_beside_blocked_worker`] with a narrow JEC;
-//! 4. internal jobs: [`internal_job_is_found`] (under SC),
+//! 4. internal jobs: [`internal_job_is_found`] and, with a sleeping crowd
+//!    beside one racing worker, [`internal_job_is_found_beside_sleepers`]
+//!    (under SC),
 //!    [`internal_job_after_sleepy_announcement_is_found`] (under C11, when
 //!    the child's post bumps the JEC), and the overlook the design accepts:
 //!    [`internal_job_overlooked_after_own_push_pop`];

@@ -498,7 +498,7 @@ pub fn cross_pool_latch_outlives_owner_pool(config: Config) {
 /// and finds the overlook the design accepts with
 /// [`internal_job_overlooked_after_own_push_pop`].
 pub fn internal_job_is_found(config: Config) {
-    internal_job_waited_for(config, false);
+    internal_job_waited_for(config, |_| ());
 }
 
 /// Property 4, the overlook the design accepts (proof, lemma 5 (iii)): as
@@ -511,7 +511,31 @@ pub fn internal_job_is_found(config: Config) {
 /// to fail under loom (the other worker sleeps for good and the pushing
 /// worker waits for the child forever); under SC (shuttle) it must pass.
 pub fn internal_job_overlooked_after_own_push_pop(config: Config) {
-    internal_job_waited_for(config, true);
+    internal_job_waited_for(config, |_| {
+        let ((), ()) = drowse::join(|| (), || ());
+    });
+}
+
+/// Property 4 in a crowd (SC, lemma 5 (ii)): as [`internal_job_is_found`],
+/// but the installed job first waits until all workers but itself and one
+/// other are blocked asleep. On a large pool the other scenarios rarely
+/// leave a single worker to race the push: the more idle workers, the more
+/// likely one of them simply searches after it. Here the post of the child
+/// finds the crowd asleep and, while the one other worker is still awake
+/// and idle, wakes nobody (lemma 5's Decide: `A >= 1`); that worker must
+/// then notice the post through the JEC (lemma 5 (a)) or see the child in
+/// its last search, or the child is stranded behind a blocked pusher and
+/// a sleeping crowd. On two workers it is [`internal_job_is_found`].
+/// Under C11 the same holds only when the child's post bumps the JEC, so
+/// this is for the SC checker (shuttle).
+pub fn internal_job_is_found_beside_sleepers(config: Config) {
+    assert!(
+        config.workers >= 2,
+        "a pusher and a worker to find the child: {config:?}"
+    );
+    internal_job_waited_for(config, |pool| {
+        crate::latch_kinds::wait_until_blocked(pool, config.workers - 2)
+    });
 }
 
 /// Property 4 under C11 (proof, lemma 5 (iii), first half): an internal job
@@ -561,17 +585,18 @@ pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
     shutdown_at_rest(pool);
 }
 
-/// The body of both property-4 scenarios: the installed job spawns a child
-/// onto its own deque and blocks until another worker has run it, after
-/// pushing and popping a job of its own first if `push_and_pop_first`.
-fn internal_job_waited_for(config: Config, push_and_pop_first: bool) {
+/// The body of the property-4 scenarios that block the pusher: the
+/// installed job runs `before_spawn`, spawns a child onto its own deque and
+/// blocks until another worker has run it.
+fn internal_job_waited_for<F>(config: Config, before_spawn: F)
+where
+    F: FnOnce(&ThreadPool) + Send,
+{
     let pool = config.pool();
     let runs = RunCounts::new(1);
     let child_ran = Countdown::default();
     pool.install(|| {
-        if push_and_pop_first {
-            drowse::join(|| (), || ());
-        }
+        before_spawn(&pool);
         drowse::scope(|scope| {
             scope.spawn(|_| {
                 runs.ran(0);
@@ -825,6 +850,7 @@ mod test {
             cross_pool_latch_outlives_owner_pool(Config::new(1));
             internal_job_is_found(Config::new(2));
             internal_job_after_sleepy_announcement_is_found(Config::new(2));
+            internal_job_is_found_beside_sleepers(Config::new(4));
             snapshots_while_running(Config::new(2).jobs(3));
             shutdown_while_busy(Config::new(3).jobs(5));
             no_self_inflicted_wakeups(Config::new(1));
