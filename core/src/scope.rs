@@ -115,11 +115,12 @@ pub(crate) fn in_place_scope_in<'scope, OP, R>(registry: Option<&Arc<Registry>>,
 where
     OP: FnOnce(&Scope<'scope>) -> R,
 {
-    let (owner_thread, registry) = in_place_owner_and_registry(registry);
-    let scope = Scope::new(owner_thread, registry);
-    // SAFETY: `owner_thread` is the current thread's worker, or `None` on a
-    // thread outside every pool.
-    unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    WorkerThread::with_current(|owner_thread| {
+        let scope = Scope::new(owner_thread, in_place_registry(registry, owner_thread));
+        // SAFETY: `owner_thread` is the current thread's worker, or `None` on
+        // a thread outside every pool.
+        unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    })
 }
 
 /// `in_place_scope_fifo` spawning into `registry` (the current pool when
@@ -128,27 +129,25 @@ pub(crate) fn in_place_scope_fifo_in<'scope, OP, R>(registry: Option<&Arc<Regist
 where
     OP: FnOnce(&ScopeFifo<'scope>) -> R,
 {
-    let (owner_thread, registry) = in_place_owner_and_registry(registry);
-    let scope = ScopeFifo::new(owner_thread, registry);
-    // SAFETY: as in `in_place_scope_in`.
-    unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    WorkerThread::with_current(|owner_thread| {
+        let scope = ScopeFifo::new(owner_thread, in_place_registry(registry, owner_thread));
+        // SAFETY: as in `in_place_scope_in`.
+        unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    })
 }
 
-/// The current thread's worker (of any pool), and the pool to spawn into:
-/// `registry` if given, else the current worker's pool, else the global
+/// The pool an in-place scope spawns into: `registry` if given, else the
+/// pool of `owner_thread` (the current thread's worker), else the global
 /// pool.
-fn in_place_owner_and_registry(
-    registry: Option<&Arc<Registry>>,
-) -> (Option<&WorkerThread>, &Arc<Registry>) {
-    // SAFETY: a non-null current worker is live until the current thread
-    // leaves its main loop, which it cannot do while it runs this scope.
-    let owner_thread = unsafe { WorkerThread::current().as_ref() };
-    let registry = match (registry, owner_thread) {
+fn in_place_registry<'a>(
+    registry: Option<&'a Arc<Registry>>,
+    owner_thread: Option<&'a WorkerThread>,
+) -> &'a Arc<Registry> {
+    match (registry, owner_thread) {
         (Some(registry), _) => registry,
         (None, Some(owner_thread)) => owner_thread.registry(),
         (None, None) => registry::global_registry(),
-    };
-    (owner_thread, registry)
+    }
 }
 
 impl<'scope> Scope<'scope> {
@@ -227,7 +226,8 @@ impl<'scope> ScopeFifo<'scope> {
         });
         // SAFETY: see `ScopeBase::job_ref`.
         let job_ref = unsafe { self.base.job_ref(job) };
-        match self.base.registry.current_thread() {
+        let registry = &self.base.registry;
+        registry.with_current_thread(|worker_thread| match worker_thread {
             Some(worker_thread) => {
                 let fifo = &self.fifos[worker_thread.index()];
                 // SAFETY: the queue lives in the scope, which outlives every
@@ -236,8 +236,8 @@ impl<'scope> ScopeFifo<'scope> {
                 // `JobRef` has run. It is pushed once, so it runs once.
                 worker_thread.push(unsafe { fifo.push(job_ref) });
             }
-            None => self.base.registry.inject(job_ref),
-        }
+            None => registry.inject(job_ref),
+        })
     }
 
     /// Spawns `body` on every worker of the scope's pool, as

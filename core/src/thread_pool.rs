@@ -86,9 +86,8 @@ impl ThreadPool {
     /// The index of the current thread in this pool, or `None` when the
     /// current thread is not one of its workers.
     pub fn current_thread_index(&self) -> Option<usize> {
-        // SAFETY: a non-null current worker is live for the whole call.
-        let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
-        Arc::ptr_eq(worker_thread.registry(), &self.registry).then(|| worker_thread.index())
+        self.registry
+            .with_current_thread(|worker_thread| worker_thread.map(WorkerThread::index))
     }
 
     /// Ends the pool and waits until every worker thread has exited (for
@@ -129,8 +128,7 @@ impl ThreadPool {
         if on_own_worker {
             return registry;
         }
-        // SAFETY: a non-null current worker is live for the whole call.
-        let on_a_worker = unsafe { WorkerThread::current().as_ref() }.is_some();
+        let on_a_worker = WorkerThread::is_current_thread_a_worker();
         if on_a_worker || threads.is_empty() {
             // A worker of another pool must not block: it waits by running
             // its own pool's jobs. Without handles (a spawn handler started
@@ -173,8 +171,7 @@ impl fmt::Debug for ThreadPool {
 
 /// The index of the current thread in its pool, or `None` outside any pool.
 pub fn current_thread_index() -> Option<usize> {
-    // SAFETY: a non-null current worker is live for the whole call.
-    unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
+    WorkerThread::with_current(|worker_thread| worker_thread.map(WorkerThread::index))
 }
 
 mod scheduling;

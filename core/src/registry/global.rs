@@ -100,7 +100,7 @@ where
     F: FnMut(ThreadPoolBuilder) -> Result<StartedRegistry, ThreadPoolBuildError>,
 {
     match start(ThreadPoolBuilder::new()) {
-        Err(error) if error.is_unsupported() && WorkerThread::current().is_null() => {
+        Err(error) if error.is_unsupported() && !WorkerThread::is_current_thread_a_worker() => {
             let fallback = ThreadPoolBuilder::new().num_threads(1).use_current_thread();
             start(fallback).map_err(|_| error)
         }
@@ -110,11 +110,10 @@ where
 
 /// The pool of the current worker, or the global pool.
 pub(crate) fn current_registry() -> Arc<Registry> {
-    // SAFETY: a non-null current worker is live for the whole call.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker_thread| match worker_thread {
         Some(worker_thread) => Arc::clone(&worker_thread.registry),
         None => Arc::clone(global_registry()),
-    }
+    })
 }
 
 /// Runs `op` on a worker: this one, or one of the global pool.
@@ -123,9 +122,8 @@ where
     OP: FnOnce(&WorkerThread, bool) -> R + Send,
     R: Send,
 {
-    // SAFETY: a non-null current worker is live for the whole call.
-    match unsafe { WorkerThread::current().as_ref() } {
+    WorkerThread::with_current(|worker_thread| match worker_thread {
         Some(worker_thread) => op(worker_thread, false),
         None => global_registry().in_worker(op),
-    }
+    })
 }

@@ -94,7 +94,7 @@ impl Registry {
         let jec_width = builder.jec_width()?;
         let rounds_until_sleepy = builder.rounds_until_sleepy()?;
         let use_current_thread = builder.use_current_thread && num_threads > 0;
-        if use_current_thread && !WorkerThread::current().is_null() {
+        if use_current_thread && WorkerThread::is_current_thread_a_worker() {
             return Err(ThreadPoolBuildError::new(
                 ErrorKind::CurrentThreadAlreadyInPool,
             ));
@@ -190,9 +190,8 @@ impl Registry {
     /// been dropped unstarted). Only the global registry counts starts.
     pub(crate) fn wait_until_started(&self) {
         if let Some(started) = &self.started {
-            let current = WorkerThread::current();
             // SAFETY: `current` is the current thread's worker, if any.
-            unsafe { started.wait(current.as_ref()) }
+            WorkerThread::with_current(|current| unsafe { started.wait(current) })
         }
     }
 
@@ -204,15 +203,14 @@ impl Registry {
     /// In debug builds, when called on a worker of this pool (which would
     /// wait for itself).
     pub(crate) fn wait_until_stopped(&self) {
-        let current = WorkerThread::current();
-        // SAFETY: a non-null current worker is live for the whole call.
-        let current = unsafe { current.as_ref() };
-        debug_assert!(
-            !current.is_some_and(|worker_thread| worker_thread.registry.is_same(self)),
-            "a worker waits for its own pool to stop"
-        );
-        // SAFETY: `current` is the current thread's worker, if any.
-        unsafe { self.stopped.wait(current) }
+        WorkerThread::with_current(|current| {
+            debug_assert!(
+                !current.is_some_and(|worker_thread| worker_thread.registry.is_same(self)),
+                "a worker waits for its own pool to stop"
+            );
+            // SAFETY: `current` is the current thread's worker, if any.
+            unsafe { self.stopped.wait(current) }
+        })
     }
 
     /// Whether every worker handed out has finished its main loop.
@@ -331,26 +329,24 @@ impl Registry {
         }
     }
 
-    /// The current thread's worker, if it is a worker of this pool.
-    pub(crate) fn current_thread(&self) -> Option<&WorkerThread> {
-        // SAFETY: a non-null current worker is live for the whole call, and
-        // for as long as the caller (on this thread) can hold the reference.
-        let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
-        worker_thread
-            .registry
-            .is_same(self)
-            .then_some(worker_thread)
+    /// Calls `func` with the current thread's worker if it is a worker of
+    /// this pool, with `None` otherwise.
+    pub(crate) fn with_current_thread<R>(
+        &self,
+        func: impl FnOnce(Option<&WorkerThread>) -> R,
+    ) -> R {
+        WorkerThread::with_current(|worker_thread| {
+            func(worker_thread.filter(|worker_thread| worker_thread.registry.is_same(self)))
+        })
     }
 
     /// Pushes onto the current worker's deque when it belongs to this pool,
     /// injects otherwise.
     pub(crate) fn inject_or_push(&self, job: JobRef) {
-        let worker_thread = WorkerThread::current();
-        // SAFETY: a non-null current worker is live for the whole call.
-        match unsafe { worker_thread.as_ref() } {
-            Some(worker_thread) if worker_thread.registry.is_same(self) => worker_thread.push(job),
-            _ => self.inject(job),
-        }
+        self.with_current_thread(|worker_thread| match worker_thread {
+            Some(worker_thread) => worker_thread.push(job),
+            None => self.inject(job),
+        })
     }
 
     /// Runs `op` on a worker of this pool and returns its result. From a
@@ -362,15 +358,13 @@ impl Registry {
         OP: FnOnce(&WorkerThread, bool) -> R + Send,
         R: Send,
     {
-        let worker_thread = WorkerThread::current();
-        // SAFETY: a non-null current worker is live for the whole call.
-        match unsafe { worker_thread.as_ref() } {
+        WorkerThread::with_current(|worker_thread| match worker_thread {
             None => self.in_worker_cold(op),
             Some(worker_thread) if !worker_thread.registry.is_same(self) => {
                 self.in_worker_cross(worker_thread, op)
             }
             Some(worker_thread) => op(worker_thread, false),
-        }
+        })
     }
 
     #[cold]
@@ -379,15 +373,7 @@ impl Registry {
         OP: FnOnce(&WorkerThread, bool) -> R + Send,
         R: Send,
     {
-        let job = StackJob::new(
-            |injected| {
-                let worker_thread = WorkerThread::current();
-                assert!(injected && !worker_thread.is_null());
-                // SAFETY: checked non-null; we run on that worker.
-                op(unsafe { &*worker_thread }, true)
-            },
-            LockLatch::new(),
-        );
+        let job = StackJob::new(run_injected(op), LockLatch::new());
         // SAFETY: `job` stays on this stack until its latch is set below.
         self.inject(unsafe { job.as_job_ref() });
         job.latch.wait_and_reset();
@@ -402,15 +388,7 @@ impl Registry {
         R: Send,
     {
         debug_assert!(!current_thread.registry.is_same(self));
-        let job = StackJob::new(
-            |injected| {
-                let worker_thread = WorkerThread::current();
-                assert!(injected && !worker_thread.is_null());
-                // SAFETY: checked non-null; we run on that worker.
-                op(unsafe { &*worker_thread }, true)
-            },
-            SpinLatch::cross(current_thread),
-        );
+        let job = StackJob::new(run_injected(op), SpinLatch::cross(current_thread));
         // SAFETY: `job` stays on this stack until its latch is set below.
         self.inject(unsafe { job.as_job_ref() });
         // SAFETY: `current_thread` is the current thread's worker.
@@ -445,6 +423,24 @@ impl Registry {
     #[cfg(feature = "diagnostics")]
     pub(crate) fn sleep_snapshot(&self) -> SleepSnapshot {
         self.sleep.snapshot()
+    }
+}
+
+/// The job closure of `in_worker_cold` and `in_worker_cross`: runs `op` on
+/// the worker of this pool that took the injected job.
+fn run_injected<OP, R>(op: OP) -> impl FnOnce(bool) -> R + Send
+where
+    OP: FnOnce(&WorkerThread, bool) -> R + Send,
+    R: Send,
+{
+    |injected| {
+        assert!(injected, "an injected job runs from the injector");
+        WorkerThread::with_current(|worker_thread| {
+            op(
+                worker_thread.expect("an injected job runs on a worker"),
+                true,
+            )
+        })
     }
 }
 

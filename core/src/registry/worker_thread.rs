@@ -37,10 +37,35 @@ impl WorkerThread {
         }
     }
 
-    /// The current thread's worker, or null outside any pool.
+    /// Calls `func` with the current thread's worker (of any pool), or with
+    /// `None` outside every pool. The reference lives only for the call.
+    ///
+    /// This is the one place that turns `WORKER_THREAD_STATE` into a
+    /// reference.
     #[inline]
-    pub(crate) fn current() -> *const WorkerThread {
-        WORKER_THREAD_STATE.with(Cell::get)
+    pub(crate) fn with_current<R>(func: impl FnOnce(Option<&WorkerThread>) -> R) -> R {
+        let current = WORKER_THREAD_STATE.with(Cell::get);
+        // SAFETY: `WORKER_THREAD_STATE` is non-null only while it points to a
+        // live `WorkerThread` of this thread, one that outlives every call
+        // made on this thread while it is set:
+        // - `main_loop` points it at the `WorkerThread` on its own frame and
+        //   clears it before that frame ends; a non-null value read here was set by a `main_loop` that
+        //   is below us on this thread's stack;
+        // - `AdoptedWorker::adopt` points it at a boxed worker that only the
+        //   thread-local destructor of `ADOPTED_WORKER` frees, after clearing
+        //   it, at thread exit, inside no call into Drowse (see
+        //   `AdoptedWorker`).
+        // Only shared references to a `WorkerThread` are ever made after it
+        // is built (its mutable parts are `Cell`s and its queues), and the
+        // reference given to `func` cannot outlive this call (`func` must
+        // accept any lifetime).
+        func(unsafe { current.as_ref() })
+    }
+
+    /// Whether the current thread is a worker of some pool.
+    #[inline]
+    pub(crate) fn is_current_thread_a_worker() -> bool {
+        !WORKER_THREAD_STATE.with(Cell::get).is_null()
     }
 
     /// Makes `worker_thread` the current thread's worker; the thread must

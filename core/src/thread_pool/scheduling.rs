@@ -88,22 +88,22 @@ impl ThreadPool {
     /// [`yield_now`](crate::yield_now()), when the current thread is a
     /// worker of this pool; `None` otherwise.
     pub fn yield_now(&self) -> Option<Yield> {
-        let worker_thread = self.registry.current_thread()?;
-        Some(worker_thread.yield_now())
+        self.registry
+            .with_current_thread(|worker_thread| Some(worker_thread?.yield_now()))
     }
 
     /// [`yield_local`](crate::yield_local()), when the current thread is a
     /// worker of this pool; `None` otherwise.
     pub fn yield_local(&self) -> Option<Yield> {
-        let worker_thread = self.registry.current_thread()?;
-        Some(worker_thread.yield_local())
+        self.registry
+            .with_current_thread(|worker_thread| Some(worker_thread?.yield_local()))
     }
 
     /// Whether the current worker's own deque holds jobs not yet taken, when
     /// the current thread is a worker of this pool; `None` otherwise. See
     /// [`current_thread_has_pending_tasks`](crate::current_thread_has_pending_tasks()).
     pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
-        let worker_thread = self.registry.current_thread()?;
-        Some(!worker_thread.local_deque_is_empty())
+        self.registry
+            .with_current_thread(|worker_thread| Some(!worker_thread?.local_deque_is_empty()))
     }
 }
