@@ -16,7 +16,9 @@ use self::counters::{AtomicCounters, JobsEventCounter};
 #[cfg(feature = "diagnostics")]
 pub use self::snapshot::SleepSnapshot;
 use crate::latch::CoreLatch;
-use crate::sync::atomic::{fence, AtomicUsize, Ordering};
+#[cfg(feature = "diagnostics")]
+use crate::sync::atomic::AtomicUsize;
+use crate::sync::atomic::{fence, Ordering};
 use crate::sync::{thread, Condvar, Mutex};
 use crossbeam_utils::CachePadded;
 
@@ -28,9 +30,10 @@ pub(crate) struct Sleep {
     /// does not depend on it (`docs/proof.md`, lemma 0), which is why the
     /// checkers may run with 1.
     rounds_until_sleepy: u32,
-    /// Sleep attempts given up because the JEC had moved. Only the rare
-    /// abandon path touches it. Checks use it to show that a worker never
-    /// mistakes its own announcement for new work.
+    /// Sleep attempts given up because the JEC had moved (`diagnostics`
+    /// only). Checks use it to show that a worker never mistakes its own
+    /// announcement for new work.
+    #[cfg(feature = "diagnostics")]
     sleeps_abandoned: AtomicUsize,
 }
 
@@ -81,6 +84,7 @@ impl Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
             counters: AtomicCounters::new(jec_width),
             rounds_until_sleepy,
+            #[cfg(feature = "diagnostics")]
             sleeps_abandoned: AtomicUsize::new(0),
         }
     }
@@ -171,6 +175,7 @@ impl Sleep {
         loop {
             let counters = self.counters.load();
             if counters.jobs_counter() != idle_state.jobs_counter {
+                #[cfg(feature = "diagnostics")]
                 self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
                 idle_state.wake_partly(self.rounds_until_sleepy);
                 latch.wake_up();
