@@ -289,8 +289,16 @@ impl Sleep {
     }
 }
 
+// The packed counters need a `usize` of at least 32 bits: on a 16-bit
+// target the two thread counts would take every bit and leave the JEC none,
+// and `to_u32` relies on `usize` being at least as wide as the counts.
+#[cfg(target_pointer_width = "16")]
+compile_error!("Drowse needs a target whose usize has at least 32 bits (the sleep counters and their jobs event counter share one usize)");
+
+/// A thread count as a `u32`: it fits in `THREADS_BITS` bits (at most 16),
+/// so the conversion loses nothing.
 fn to_u32(count: usize) -> u32 {
-    // Thread counts fit in 16 bits.
+    debug_assert!(count <= THREADS_MAX);
     count as u32
 }
 
