@@ -13,7 +13,6 @@ use crate::registry::{Registry, WorkerThread};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::{Arc, UnsafeCell};
 use std::fmt;
-use std::mem;
 
 /// Set in [`WorkerCountdown`]'s state once its waiter is registered.
 const WAITER_REGISTERED: usize = 1 << (usize::BITS - 1);
@@ -173,23 +172,31 @@ impl fmt::Debug for WorkerCountdown {
 /// when its main loop begins, "stopped" when this is dropped (at the end of
 /// the main loop, or with a `ThreadBuilder` that never ran). Dropping it
 /// before it started counts both.
+///
+/// It holds the countdowns, not the registry: the "stopped" count-down is the
+/// worker's last touch of its pool, and the waiter may then drop the last
+/// reference to the registry (see `main_loop`).
 pub(crate) struct WorkerLifetime {
-    registry: Arc<Registry>,
-    start_pending: bool,
+    stopped: Arc<WorkerCountdown>,
+    /// `None` once counted, or for a pool that does not count starts.
+    started: Option<Arc<WorkerCountdown>>,
 }
 
 impl WorkerLifetime {
-    pub(crate) fn new(registry: &Arc<Registry>) -> Self {
+    pub(crate) fn new(
+        stopped: &Arc<WorkerCountdown>,
+        started: Option<&Arc<WorkerCountdown>>,
+    ) -> Self {
         WorkerLifetime {
-            registry: Arc::clone(registry),
-            start_pending: true,
+            stopped: Arc::clone(stopped),
+            started: started.map(Arc::clone),
         }
     }
 
     /// The worker's main loop has begun.
     pub(crate) fn started(&mut self) {
-        if mem::take(&mut self.start_pending) {
-            self.registry.worker_started();
+        if let Some(started) = self.started.take() {
+            started.count_down();
         }
     }
 }
@@ -197,14 +204,14 @@ impl WorkerLifetime {
 impl Drop for WorkerLifetime {
     fn drop(&mut self) {
         self.started();
-        self.registry.worker_stopped();
+        self.stopped.count_down();
     }
 }
 
 impl fmt::Debug for WorkerLifetime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("WorkerLifetime")
-            .field("start_pending", &self.start_pending)
+            .field("start_pending", &self.started.is_some())
             .finish_non_exhaustive()
     }
 }

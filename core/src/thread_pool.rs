@@ -91,9 +91,13 @@ impl ThreadPool {
     }
 
     /// Ends the pool and waits until every worker thread has exited (for
-    /// threads started by a spawn handler: until their
-    /// [`ThreadBuilder::run`](crate::ThreadBuilder::run) has returned). Jobs
-    /// already spawned into the pool run first.
+    /// threads started by a spawn handler: until each has dropped its queues
+    /// and its reference to the pool, the last thing its
+    /// [`ThreadBuilder::run`](crate::ThreadBuilder::run) does). Jobs already
+    /// spawned into the pool run first. So when it returns, nothing of the
+    /// pool runs or remains on those threads: the pool's handlers have been
+    /// dropped, unless some other reference (a job of another pool, say)
+    /// still holds the pool.
     ///
     /// Called from a worker of another pool, that worker keeps running its
     /// own pool's jobs while it waits, as in [`install`](Self::install).

@@ -462,3 +462,38 @@ fn the_public_types_have_rayon_cores_auto_traits() {
     send_sync::<ThreadPool>();
     send_sync::<drowse::ThreadPoolBuildError>();
 }
+
+#[test]
+fn shutdown_and_wait_returns_after_every_worker_let_go_of_the_pool() {
+    // With a spawn handler there are no join handles: the wait is the
+    // countdown, the last thing each worker does. By then each worker has
+    // dropped its reference to the pool, so the pool (and the handlers it
+    // owns) is dropped before `shutdown_and_wait` returns.
+    struct SetOnDrop(Arc<AtomicUsize>);
+    impl Drop for SetOnDrop {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    for _ in 0..50 {
+        let handlers_dropped = Arc::new(AtomicUsize::new(0));
+        let on_drop = SetOnDrop(Arc::clone(&handlers_dropped));
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(4)
+            .exit_handler(move |_| {
+                let _ = &on_drop;
+            })
+            .spawn_handler(|thread| {
+                thread::spawn(move || thread.run());
+                Ok(())
+            })
+            .build()
+            .unwrap();
+        pool.shutdown_and_wait();
+        assert_eq!(
+            handlers_dropped.load(Ordering::SeqCst),
+            1,
+            "the pool's handlers were dropped before shutdown_and_wait returned"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 use super::WorkerThread;
 use crate::sync::thread_local;
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::ptr;
 
 thread_local! {
@@ -104,5 +105,29 @@ impl Drop for AdoptedWorker {
         // refer to it, and `WORKER_THREAD_STATE` no longer points to it (see
         // `AdoptedWorker`).
         drop(unsafe { Box::from_raw(worker_thread) });
+    }
+}
+
+/// Makes a worker the current thread's worker for as long as the guard
+/// lives, and clears `WORKER_THREAD_STATE` when it is dropped, on an unwind
+/// too. It borrows the worker, so the worker outlives it: no reference to a
+/// dropped worker can be taken from `WORKER_THREAD_STATE`.
+pub(super) struct CurrentWorker<'w> {
+    _worker_thread: PhantomData<&'w WorkerThread>,
+}
+
+impl<'w> CurrentWorker<'w> {
+    /// The thread must have no current worker.
+    pub(super) fn set(worker_thread: &'w WorkerThread) -> Self {
+        WorkerThread::set_current(worker_thread);
+        CurrentWorker {
+            _worker_thread: PhantomData,
+        }
+    }
+}
+
+impl Drop for CurrentWorker<'_> {
+    fn drop(&mut self) {
+        WORKER_THREAD_STATE.with(|current| current.set(ptr::null()));
     }
 }

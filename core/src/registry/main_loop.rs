@@ -1,9 +1,10 @@
 //! The body of every worker thread that was handed out.
 
-use super::current::WORKER_THREAD_STATE;
+use super::current::CurrentWorker;
 use super::WorkerThread;
 use crate::thread_builder::ThreadBuilder;
-use std::ptr;
+use crate::unwind;
+use std::mem;
 
 /// The body of every worker thread that was handed out.
 ///
@@ -20,9 +21,28 @@ pub(crate) unsafe fn main_loop(thread: ThreadBuilder) {
         ..
     } = thread;
     lifetime.started();
-    let worker_thread = &WorkerThread::new(worker, index, registry);
-    WorkerThread::set_current(worker_thread);
+    let worker_thread = WorkerThread::new(worker, index, registry);
+    run(&worker_thread);
+    // The worker's deque and its reference to the registry go before the
+    // countdown below: once it reaches zero, the thread in
+    // `ThreadPool::shutdown_and_wait` may drop the last reference to the
+    // pool (and with it the pool's handlers), and it must find this worker
+    // holding none.
+    drop(worker_thread);
+    // Last: whoever waits for the pool to stop may go on now.
+    drop(lifetime);
+}
+
+/// Runs the worker until its pool ends, as the current thread's worker.
+fn run(worker_thread: &WorkerThread) {
+    let _current = CurrentWorker::set(worker_thread);
+    // Nothing below unwinds (the handlers' panics are caught, and
+    // `wait_until` aborts on one), and a panic that did would end the
+    // worker without counting it stopped, so `shutdown_and_wait` would hang:
+    // abort instead. (Dropped before `_current`, so it aborts first.)
+    let abort = unwind::AbortIfPanic;
     let registry = &*worker_thread.registry;
+    let index = worker_thread.index();
 
     if let Some(handler) = &registry.start_handler {
         registry.catch_unwind(|| handler(index));
@@ -38,7 +58,5 @@ pub(crate) unsafe fn main_loop(thread: ThreadBuilder) {
     if let Some(handler) = &registry.exit_handler {
         registry.catch_unwind(|| handler(index));
     }
-    WORKER_THREAD_STATE.with(|current| current.set(ptr::null()));
-    // Last: whoever waits for the pool to stop may go on now.
-    drop(lifetime);
+    mem::forget(abort);
 }

@@ -50,9 +50,9 @@ pub(crate) struct Registry {
     terminate_count: AtomicUsize,
     /// Workers handed out (every worker but a `use_current_thread` one) whose
     /// main loop has not finished.
-    stopped: WorkerCountdown,
+    stopped: Arc<WorkerCountdown>,
     /// For the global registry: handed-out workers not yet started.
-    started: Option<WorkerCountdown>,
+    started: Option<Arc<WorkerCountdown>>,
     /// The pushing ends of the workers' broadcast queues, in index order.
     /// The lock makes each broadcast one step: two broadcasts reach every
     /// worker in the same order.
@@ -130,8 +130,9 @@ impl Registry {
             start_handler: builder.start_handler.take(),
             exit_handler: builder.exit_handler.take(),
             terminate_count: AtomicUsize::new(1),
-            stopped: WorkerCountdown::new(handed_out),
-            started: (kind == RegistryKind::Global).then(|| WorkerCountdown::new(handed_out)),
+            stopped: Arc::new(WorkerCountdown::new(handed_out)),
+            started: (kind == RegistryKind::Global)
+                .then(|| Arc::new(WorkerCountdown::new(handed_out))),
             broadcasts: Mutex::new(broadcasts),
         });
 
@@ -149,7 +150,7 @@ impl Registry {
         // a failure drops the tokens of the workers never handed out, and the
         // countdown still reaches zero.
         let mut pending = workers
-            .map(|(index, worker)| (index, worker, WorkerLifetime::new(&registry)))
+            .map(|(index, worker)| (index, worker, registry.worker_lifetime()))
             .collect::<Vec<_>>()
             .into_iter();
         if use_current_thread {
@@ -218,16 +219,9 @@ impl Registry {
         self.stopped.is_done()
     }
 
-    /// A handed-out worker has begun its main loop.
-    pub(crate) fn worker_started(&self) {
-        if let Some(started) = &self.started {
-            started.count_down();
-        }
-    }
-
-    /// A handed-out worker has finished its main loop, or will never run.
-    pub(crate) fn worker_stopped(&self) {
-        self.stopped.count_down();
+    /// The duty of a handed-out worker to count itself started and stopped.
+    fn worker_lifetime(&self) -> WorkerLifetime {
+        WorkerLifetime::new(&self.stopped, self.started.as_ref())
     }
 
     pub(crate) fn num_threads(&self) -> usize {

@@ -48,8 +48,10 @@ impl WorkerThread {
         // SAFETY: `WORKER_THREAD_STATE` is non-null only while it points to a
         // live `WorkerThread` of this thread, one that outlives every call
         // made on this thread while it is set:
-        // - `main_loop` points it at the `WorkerThread` on its own frame and
-        //   clears it before that frame ends; a non-null value read here was set by a `main_loop` that
+        // - `main_loop` points it at the `WorkerThread` on its own frame
+        //   through a `CurrentWorker` guard, which borrows that worker and
+        //   clears it when dropped (on an unwind too), so before the worker
+        //   can go; a non-null value read here was set by a `main_loop` that
         //   is below us on this thread's stack;
         // - `AdoptedWorker::adopt` points it at a boxed worker that only the
         //   thread-local destructor of `ADOPTED_WORKER` frees, after clearing
