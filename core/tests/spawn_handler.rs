@@ -464,6 +464,33 @@ fn the_public_types_have_rayon_cores_auto_traits() {
 }
 
 #[test]
+fn shutdown_and_wait_on_one_of_the_pools_own_workers_panics() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let (handle_sender, handle_receiver) = mpsc::channel::<ThreadPool>();
+    let (message_sender, message_receiver) = mpsc::channel();
+    // The job receives the only handle and shuts the pool down from inside.
+    pool.spawn(move || {
+        let pool = handle_receiver.recv_timeout(PATIENCE).unwrap();
+        let outcome = panic::catch_unwind(AssertUnwindSafe(move || pool.shutdown_and_wait()));
+        let payload = outcome.expect_err("shutting down from an own worker panics");
+        let message = match payload.downcast::<&str>() {
+            Ok(message) => (*message).to_owned(),
+            Err(payload) => payload
+                .downcast::<String>()
+                .map(|message| *message)
+                .unwrap_or_default(),
+        };
+        message_sender.send(message).unwrap();
+    });
+    handle_sender.send(pool).unwrap();
+    let message = message_receiver.recv_timeout(PATIENCE).unwrap();
+    assert!(
+        message.contains("one of the pool's own workers"),
+        "the panic names the mistake: {message:?}"
+    );
+}
+
+#[test]
 fn shutdown_and_wait_returns_after_every_worker_let_go_of_the_pool() {
     // With a spawn handler there are no join handles: the wait is the
     // countdown, the last thing each worker does. By then each worker has

@@ -51,6 +51,9 @@ pub(crate) struct Registry {
     /// Workers handed out (every worker but a `use_current_thread` one) whose
     /// main loop has not finished.
     stopped: Arc<WorkerCountdown>,
+    /// Whether worker 0 is the building thread's own (`use_current_thread`):
+    /// it runs no main loop, and `stopped` does not count it.
+    current_thread_worker: bool,
     /// For the global registry: handed-out workers not yet started.
     started: Option<Arc<WorkerCountdown>>,
     /// The pushing ends of the workers' broadcast queues, in index order.
@@ -131,6 +134,7 @@ impl Registry {
             exit_handler: builder.exit_handler.take(),
             terminate_count: AtomicUsize::new(1),
             stopped: Arc::new(WorkerCountdown::new(handed_out)),
+            current_thread_worker: use_current_thread,
             started: (kind == RegistryKind::Global)
                 .then(|| Arc::new(WorkerCountdown::new(handed_out))),
             broadcasts: Mutex::new(broadcasts),
@@ -200,18 +204,28 @@ impl Registry {
     /// been dropped unstarted): blocked outside any pool, running the jobs of
     /// its own pool on a worker of another pool.
     ///
+    /// The building thread of a `use_current_thread` pool (worker 0, which
+    /// `stopped` does not count) waits by running the pool's jobs.
+    ///
     /// # Panics
-    /// In debug builds, when called on a worker of this pool (which would
-    /// wait for itself).
+    /// In debug builds, when called on a handed-out worker of this pool
+    /// (which would wait for itself).
     pub(crate) fn wait_until_stopped(&self) {
         WorkerThread::with_current(|current| {
             debug_assert!(
-                !current.is_some_and(|worker_thread| worker_thread.registry.is_same(self)),
+                !current.is_some_and(|worker_thread| worker_thread.registry.is_same(self)
+                    && self.is_handed_out(worker_thread.index())),
                 "a worker waits for its own pool to stop"
             );
             // SAFETY: `current` is the current thread's worker, if any.
             unsafe { self.stopped.wait(current) }
         })
+    }
+
+    /// Whether worker `index` runs a main loop: every worker but the building
+    /// thread's own worker 0 of a `use_current_thread` pool.
+    pub(crate) fn is_handed_out(&self, index: usize) -> bool {
+        !(self.current_thread_worker && index == 0)
     }
 
     /// Whether every worker handed out has finished its main loop.
