@@ -103,11 +103,14 @@ impl WorkerCountdown {
     }
 
     /// Waits until the count is zero: blocked when `current` is `None`,
-    /// running the jobs of `current`'s own pool otherwise. At most one thread
-    /// may ever wait on a countdown.
+    /// running the jobs of `current`'s own pool otherwise.
     ///
     /// # Safety
-    /// `current` must be the current thread's worker, if any.
+    /// - `current` must be the current thread's worker, if any;
+    /// - at most one call of `wait` may ever be made on a countdown: the
+    ///   waiter's slot holds one waiter, written without a lock, so a second
+    ///   call would race with the first on it (and with the last worker that
+    ///   reads it).
     pub(crate) unsafe fn wait(&self, current: Option<&WorkerThread>) {
         if self.is_done() {
             return;
@@ -115,7 +118,8 @@ impl WorkerCountdown {
         match current {
             None => {
                 let latch = Arc::new(LockLatch::new());
-                if self.register(Waiter::Blocking(Arc::clone(&latch))) {
+                // SAFETY: the caller makes the one call of `wait`.
+                if unsafe { self.register(Waiter::Blocking(Arc::clone(&latch))) } {
                     latch.wait_and_reset();
                 }
             }
@@ -126,7 +130,8 @@ impl WorkerCountdown {
                     registry: Arc::clone(worker_thread.registry()),
                     worker_index: worker_thread.index(),
                 };
-                if self.register(waiter) {
+                // SAFETY: the caller makes the one call of `wait`.
+                if unsafe { self.register(waiter) } {
                     // SAFETY: the caller guarantees `worker_thread` is the
                     // current thread's worker; the latch is its to wait on.
                     unsafe { worker_thread.wait_until(&*latch) };
@@ -137,9 +142,13 @@ impl WorkerCountdown {
 
     /// Publishes `waiter`. False when the count was already zero: then nobody
     /// will wake it, and the caller must not wait.
-    fn register(&self, waiter: Waiter) -> bool {
-        // SAFETY: only the one waiter writes the slot, and only before the
-        // flag is set; workers read it only after seeing the flag.
+    ///
+    /// # Safety
+    /// Called at most once on a countdown (see `wait`).
+    unsafe fn register(&self, waiter: Waiter) -> bool {
+        // SAFETY: only the one waiter (the caller's contract) writes the
+        // slot, and only before the flag is set; workers read it only after
+        // seeing the flag.
         self.waiter.with_mut(|slot| unsafe {
             debug_assert!((*slot).is_none(), "a countdown got a second waiter");
             *slot = Some(waiter)

@@ -146,7 +146,10 @@ impl ThreadPool {
             // A worker of another pool must not block: it waits by running
             // its own pool's jobs. Without handles (a spawn handler started
             // the threads) only the countdown tells when they are done.
-            registry.wait_until_stopped();
+            // SAFETY: the one wait for this registry: `self` was the pool's
+            // only handle (`ThreadPool` is not `Clone`), consumed here, and
+            // a pool whose build succeeded had no failed-build cleanup.
+            unsafe { registry.wait_until_stopped() };
         }
         for handle in threads {
             // A worker's panics are caught inside it (handler or abort), so

@@ -68,7 +68,9 @@ pub(crate) fn init_global_registry<S: ThreadSpawn>(
     }
     outcome?;
     let registry = slot.as_ref().expect("built just now");
-    registry.wait_until_started();
+    // SAFETY: the one wait for the global registry's starts: only the thread
+    // whose closure built it (here, `outcome` is `Ok`) gets this far.
+    unsafe { registry.wait_until_started() };
     Ok(())
 }
 

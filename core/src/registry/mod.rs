@@ -193,9 +193,14 @@ impl Registry {
 
     /// Waits until every worker handed out has started its main loop (or
     /// been dropped unstarted). Only the global registry counts starts.
-    pub(crate) fn wait_until_started(&self) {
+    ///
+    /// # Safety
+    /// At most one call may ever be made on a registry (the countdown has
+    /// one waiter's slot; see `WorkerCountdown::wait`).
+    pub(crate) unsafe fn wait_until_started(&self) {
         if let Some(started) = &self.started {
-            // SAFETY: `current` is the current thread's worker, if any.
+            // SAFETY: `current` is the current thread's worker, if any, and
+            // this is the one wait on `started` (forwarded).
             WorkerThread::with_current(|current| unsafe { started.wait(current) })
         }
     }
@@ -210,14 +215,19 @@ impl Registry {
     /// # Panics
     /// In debug builds, when called on a handed-out worker of this pool
     /// (which would wait for itself).
-    pub(crate) fn wait_until_stopped(&self) {
+    ///
+    /// # Safety
+    /// At most one call may ever be made on a registry (the countdown has
+    /// one waiter's slot; see `WorkerCountdown::wait`).
+    pub(crate) unsafe fn wait_until_stopped(&self) {
         WorkerThread::with_current(|current| {
             debug_assert!(
                 !current.is_some_and(|worker_thread| worker_thread.registry.is_same(self)
                     && self.is_handed_out(worker_thread.index())),
                 "a worker waits for its own pool to stop"
             );
-            // SAFETY: `current` is the current thread's worker, if any.
+            // SAFETY: `current` is the current thread's worker, if any, and
+            // this is the one wait on `stopped` (forwarded).
             unsafe { self.stopped.wait(current) }
         })
     }
@@ -476,7 +486,9 @@ struct AbandonOnFailure<'r> {
 impl Drop for AbandonOnFailure<'_> {
     fn drop(&mut self) {
         self.registry.terminate();
-        self.registry.wait_until_stopped();
+        // SAFETY: the one wait for this registry: the build failed, so no
+        // `ThreadPool` (the only other waiter) was made of it.
+        unsafe { self.registry.wait_until_stopped() };
         for handle in self.threads.drain(..) {
             // The main loop has ended; the thread is only finishing.
             let _ = handle.join();
