@@ -7,15 +7,15 @@
 //! in `main_loop`.
 
 use crate::builder::{ErrorKind, PanicHandler, ThreadHandler};
-use crate::job::{JobFifo, JobRef, StackJob};
+use crate::job::{steal_until_settled, JobFifo, JobRef, StackJob};
 use crate::latch::{LockLatch, OnceLatch, SpinLatch};
 use crate::lifecycle::{WorkerCountdown, WorkerLifetime};
 use crate::sleep::Sleep;
 #[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
 use crate::sync::atomic::{AtomicUsize, Ordering};
-use crate::sync::deque::{Injector, Steal, Stealer, Worker};
-use crate::sync::{hint, thread, Arc, Mutex};
+use crate::sync::deque::{Injector, Stealer, Worker};
+use crate::sync::{thread, Arc, Mutex};
 use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
 use crate::{ThreadPoolBuildError, ThreadPoolBuilder};
@@ -297,31 +297,27 @@ impl Registry {
         self.sleep.new_injected_jobs(1, queue_was_empty);
     }
 
-    /// Whether the injector holds a job: the sleeper's final check.
+    /// Whether the injector holds a job (part of the sleeper's final look,
+    /// `WorkerThread::has_broadcast_or_injected_job`).
     fn has_injected_job(&self) -> bool {
         !self.injected_jobs.is_empty()
     }
 
     fn pop_injected_job(&self) -> Option<JobRef> {
-        loop {
-            match self.injected_jobs.steal() {
-                Steal::Success(job) => return Some(job),
-                Steal::Empty => return None,
-                Steal::Retry => hint::spin_loop(),
-            }
-        }
+        steal_until_settled(|| self.injected_jobs.steal())
     }
 
     /// Gives worker `i` the `i`-th job, which only that worker will run (when
     /// it has no local work left, before it steals), and wakes every worker
     /// that sleeps.
     ///
-    /// A worker's final look before it blocks (`WorkerThread::has_injected_job`,
-    /// made holding its sleep lock) includes its broadcast queue, and the
-    /// wake-up below takes that same lock: either our push comes before the
-    /// final look, which then sees the job, or the worker is blocked by the
-    /// time we hold its lock, and we wake it. (rayon issue #992 was a missed
-    /// wake-up where the final look skipped this queue.)
+    /// A worker's final look before it blocks
+    /// (`WorkerThread::has_broadcast_or_injected_job`, made holding its
+    /// sleep lock) includes its broadcast queue, and the wake-up below takes
+    /// that same lock: either our push comes before the final look, which
+    /// then sees the job, or the worker is blocked by the time we hold its
+    /// lock, and we wake it. (rayon issue #992 was a missed wake-up where the
+    /// final look skipped this queue.)
     ///
     /// # Panics
     /// Unless given exactly one job per worker.

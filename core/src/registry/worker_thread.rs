@@ -3,7 +3,7 @@
 
 use super::current::WORKER_THREAD_STATE;
 use super::{Registry, ThreadInfo};
-use crate::job::JobRef;
+use crate::job::{steal_until_settled, JobRef};
 use crate::latch::{AsCoreLatch, CoreLatch};
 use crate::sleep::IdleState;
 use crate::sync::deque::{Steal, Worker};
@@ -125,13 +125,7 @@ impl WorkerThread {
 
     fn take_broadcast_job(&self) -> Option<JobRef> {
         let broadcast_stealer = &self.thread_info().broadcast_stealer;
-        loop {
-            match broadcast_stealer.steal() {
-                Steal::Success(job) => return Some(job),
-                Steal::Empty => return None,
-                Steal::Retry => hint::spin_loop(),
-            }
-        }
+        steal_until_settled(|| broadcast_stealer.steal())
     }
 
     /// The sleeper's final look, made holding its sleep lock after it joined
@@ -139,7 +133,7 @@ impl WorkerThread {
     /// jobs event counter alone: its own broadcast queue (a broadcaster wakes
     /// it through this same lock) and the injector (ordered by the two `SeqCst`
     /// fences).
-    fn has_injected_job(&self) -> bool {
+    fn has_broadcast_or_injected_job(&self) -> bool {
         !self.thread_info().broadcast_stealer.is_empty() || self.registry.has_injected_job()
     }
 
@@ -207,7 +201,9 @@ impl WorkerThread {
                 }
                 self.registry
                     .sleep
-                    .no_work_found(&mut idle_state, latch, || self.has_injected_job());
+                    .no_work_found(&mut idle_state, latch, || {
+                        self.has_broadcast_or_injected_job()
+                    });
             }
             // The latch is set: whatever we were waiting for is the work we
             // found.
