@@ -30,6 +30,23 @@ pub struct ScopeFifo<'scope> {
     fifos: Vec<JobFifo>,
 }
 
+/// Either kind of scope, as the code they share sees it.
+trait AsScopeBase<'scope>: Sync + 'scope {
+    fn base(&self) -> &ScopeBase<'scope>;
+}
+
+impl<'scope> AsScopeBase<'scope> for Scope<'scope> {
+    fn base(&self) -> &ScopeBase<'scope> {
+        &self.base
+    }
+}
+
+impl<'scope> AsScopeBase<'scope> for ScopeFifo<'scope> {
+    fn base(&self) -> &ScopeBase<'scope> {
+        &self.base
+    }
+}
+
 /// What both kinds of scope share.
 struct ScopeBase<'scope> {
     /// The pool that the scope's jobs are spawned into.
@@ -185,17 +202,7 @@ impl<'scope> Scope<'scope> {
     where
         BODY: Fn(&Scope<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
-        let scope_ptr = ScopePtr(self);
-        self.base.spawn_broadcast_with(body, move |body| {
-            // SAFETY: the scope waits for this job before it returns.
-            let scope = unsafe { scope_ptr.get() };
-            // SAFETY: as above.
-            unsafe {
-                ScopeBase::execute_job(&scope.base, move || {
-                    BroadcastContext::with(|context| body(scope, context))
-                })
-            };
-        });
+        ScopeBase::spawn_broadcast(self, body);
     }
 }
 
@@ -246,17 +253,7 @@ impl<'scope> ScopeFifo<'scope> {
     where
         BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
-        let scope_ptr = ScopePtr(self);
-        self.base.spawn_broadcast_with(body, move |body| {
-            // SAFETY: the scope waits for this job before it returns.
-            let scope = unsafe { scope_ptr.get() };
-            // SAFETY: as above.
-            unsafe {
-                ScopeBase::execute_job(&scope.base, move || {
-                    BroadcastContext::with(|context| body(scope, context))
-                })
-            };
-        });
+        ScopeBase::spawn_broadcast(self, body);
     }
 }
 
@@ -285,27 +282,39 @@ impl<'scope> ScopeBase<'scope> {
         unsafe { job.into_job_ref() }
     }
 
-    /// Broadcasts one job per worker; each calls `run` with a shared
-    /// reference-counted `body`. Each job's reference to `body` is released
-    /// inside `run`, before the job counts itself done: so `body` (which may
+    /// `spawn_broadcast` of both kinds of scope: one job per worker, each
+    /// calling `body` (shared, reference-counted) with `scope` and its
+    /// worker's context. Each job's reference to `body` is released inside
+    /// `execute_job`, before the job counts itself done: so `body` (which may
     /// borrow for `'scope`) is dropped while the scope is still alive.
-    fn spawn_broadcast_with<BODY, RUN>(&self, body: BODY, run: RUN)
+    fn spawn_broadcast<S, BODY>(scope: &S, body: BODY)
     where
-        BODY: Send + Sync + 'scope,
-        RUN: Fn(Arc<BODY>) + Send + Clone + 'scope,
+        S: AsScopeBase<'scope>,
+        BODY: Fn(&S, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
+        let base = scope.base();
+        let scope_ptr = ScopePtr(scope);
         let body = Arc::new(body);
-        let job_refs: Vec<JobRef> = (0..self.registry.num_threads())
+        let job_refs: Vec<JobRef> = (0..base.registry.num_threads())
             .map(|_| {
                 let body = Arc::clone(&body);
-                let run = run.clone();
-                let job = HeapJob::new(move || run(body));
-                // SAFETY: pushed once below; `run` counts the job done last.
-                unsafe { self.job_ref(job) }
+                let job = HeapJob::new(move || {
+                    // SAFETY: the scope waits for this job before it returns.
+                    let scope = unsafe { scope_ptr.get() };
+                    // SAFETY: as above.
+                    unsafe {
+                        ScopeBase::execute_job(scope.base(), move || {
+                            BroadcastContext::with(|context| body(scope, context))
+                        })
+                    };
+                });
+                // SAFETY: pushed once below; the job counts itself done last
+                // (in `execute_job`).
+                unsafe { base.job_ref(job) }
             })
             .collect();
         drop(body);
-        self.registry.inject_broadcast(job_refs.into_iter());
+        base.registry.inject_broadcast(job_refs.into_iter());
     }
 
     /// Runs the body, waits for the spawned jobs, resumes the first panic.
