@@ -198,7 +198,7 @@ impl WorkerLifetime {
     ) -> Self {
         WorkerLifetime {
             stopped: Arc::clone(stopped),
-            started: started.map(Arc::clone),
+            started: started.cloned(),
         }
     }
 
