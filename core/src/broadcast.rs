@@ -70,12 +70,11 @@ pub struct BroadcastContext<'a> {
 impl BroadcastContext<'_> {
     /// Calls `func` with the context of the current worker.
     pub(crate) fn with<R>(func: impl FnOnce(BroadcastContext<'_>) -> R) -> R {
-        // SAFETY: a non-null current worker is live for the whole call.
-        let worker = unsafe { WorkerThread::current().as_ref() }
-            .expect("a broadcast job runs on a worker thread");
-        func(BroadcastContext {
-            worker,
-            _marker: PhantomData,
+        WorkerThread::with_current(|worker| {
+            func(BroadcastContext {
+                worker: worker.expect("a broadcast job runs on a worker thread"),
+                _marker: PhantomData,
+            })
         })
     }
 
@@ -117,23 +116,23 @@ where
         BroadcastContext::with(&op)
     };
     let num_threads = registry.num_threads();
-    // SAFETY: a non-null current worker is live for the whole call.
-    let current_thread = unsafe { WorkerThread::current().as_ref() };
-    let latch = CountLatch::with_count(num_threads, current_thread);
-    let jobs: Vec<_> = (0..num_threads)
-        .map(|_| StackJob::new(&run, &latch))
-        .collect();
-    // SAFETY: `jobs` (and `run` and `latch`, which they point to) stay in
-    // place until the latch has counted every job down, below.
-    let job_refs: Vec<JobRef> = jobs.iter().map(|job| unsafe { job.as_job_ref() }).collect();
-    registry.inject_broadcast(job_refs.into_iter());
-    // SAFETY: `current_thread` is the current thread's worker, the owner the
-    // latch was made for.
-    unsafe { latch.wait(current_thread) };
-    // SAFETY: every job has set the latch.
-    jobs.into_iter()
-        .map(|job| unsafe { job.into_result() })
-        .collect()
+    WorkerThread::with_current(|current_thread| {
+        let latch = CountLatch::with_count(num_threads, current_thread);
+        let jobs: Vec<_> = (0..num_threads)
+            .map(|_| StackJob::new(&run, &latch))
+            .collect();
+        // SAFETY: `jobs` (and `run` and `latch`, which they point to) stay in
+        // place until the latch has counted every job down, below.
+        let job_refs: Vec<JobRef> = jobs.iter().map(|job| unsafe { job.as_job_ref() }).collect();
+        registry.inject_broadcast(job_refs.into_iter());
+        // SAFETY: `current_thread` is the current thread's worker, the owner the
+        // latch was made for.
+        unsafe { latch.wait(current_thread) };
+        // SAFETY: every job has set the latch.
+        jobs.into_iter()
+            .map(|job| unsafe { job.into_result() })
+            .collect()
+    })
 }
 
 /// Queues `op` on every worker of `registry` without waiting. Each worker's

@@ -32,6 +32,9 @@ pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     pub(crate) exit_handler: Option<Box<ThreadHandler>>,
     pub(crate) spawn_handler: S,
     pub(crate) breadth_first: bool,
+    /// The jobs event counter's width (`internals` only; `None`: the full
+    /// width).
+    #[cfg(feature = "internals")]
     pub(crate) jec_bits: Option<u32>,
     pub(crate) search_rounds: u32,
 }
@@ -53,6 +56,7 @@ impl Default for ThreadPoolBuilder {
             exit_handler: None,
             spawn_handler: DefaultSpawn,
             breadth_first: false,
+            #[cfg(feature = "internals")]
             jec_bits: None,
             search_rounds: crate::sync::DEFAULT_SEARCH_ROUNDS,
         }
@@ -197,6 +201,7 @@ impl<S> ThreadPoolBuilder<S> {
             exit_handler: self.exit_handler,
             spawn_handler: CustomSpawn::new(spawn),
             breadth_first: self.breadth_first,
+            #[cfg(feature = "internals")]
             jec_bits: self.jec_bits,
             search_rounds: self.search_rounds,
         }
@@ -370,6 +375,12 @@ impl<S> ThreadPoolBuilder<S> {
         }
     }
 
+    #[cfg(not(feature = "internals"))]
+    pub(crate) fn jec_width(&self) -> Result<JecWidth, ThreadPoolBuildError> {
+        Ok(JecWidth::FULL)
+    }
+
+    #[cfg(feature = "internals")]
     pub(crate) fn jec_width(&self) -> Result<JecWidth, ThreadPoolBuildError> {
         match self.jec_bits {
             None => Ok(JecWidth::FULL),
@@ -417,7 +428,8 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             }
         }
         let closure = |set: bool| set.then_some(Closure);
-        f.debug_struct("ThreadPoolBuilder")
+        let mut debug = f.debug_struct("ThreadPoolBuilder");
+        debug
             .field("num_threads", &self.num_threads)
             .field("use_current_thread", &self.use_current_thread)
             .field("get_thread_name", &closure(self.thread_name.is_some()))
@@ -426,9 +438,11 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("start_handler", &closure(self.start_handler.is_some()))
             .field("exit_handler", &closure(self.exit_handler.is_some()))
             .field("breadth_first", &self.breadth_first)
-            .field("jobs_event_counter_bits", &self.jec_bits)
-            .field("search_rounds_before_sleep", &self.search_rounds)
-            .finish()
+            // Drowse's own public setting, beyond rayon-core's fields.
+            .field("search_rounds_before_sleep", &self.search_rounds);
+        #[cfg(feature = "internals")]
+        debug.field("jobs_event_counter_bits", &self.jec_bits);
+        debug.finish()
     }
 }
 
@@ -535,7 +549,9 @@ pub struct ThreadPoolBuildError {
 pub(crate) enum ErrorKind {
     GlobalPoolAlreadyInitialized,
     CurrentThreadAlreadyInPool,
-    /// Drowse's own: a jobs event counter width outside `1..=max`.
+    /// Drowse's own: a jobs event counter width outside `1..=max`
+    /// (`internals` only).
+    #[cfg(feature = "internals")]
     InvalidJecBits {
         requested: u32,
         max: u32,
@@ -568,6 +584,7 @@ impl fmt::Display for ThreadPoolBuildError {
         match &self.kind {
             ErrorKind::GlobalPoolAlreadyInitialized => GLOBAL_POOL_ALREADY_INITIALIZED.fmt(f),
             ErrorKind::CurrentThreadAlreadyInPool => CURRENT_THREAD_ALREADY_IN_POOL.fmt(f),
+            #[cfg(feature = "internals")]
             ErrorKind::InvalidJecBits { requested, max } => write!(
                 f,
                 "a jobs event counter of {requested} bits was requested; it must have 1 to {max} bits"

@@ -7,6 +7,22 @@ use crate::unwind;
 use std::any::Any;
 use std::mem;
 
+/// Takes a job with `steal` (from an injector or a stealer), trying again
+/// while it reports a lost race; `None` when the queue is empty.
+///
+/// A retry means another thread's take won the race for the same slot: the
+/// queue is moving, so the next try comes at once.
+#[inline]
+pub(crate) fn steal_until_settled(mut steal: impl FnMut() -> Steal<JobRef>) -> Option<JobRef> {
+    loop {
+        match steal() {
+            Steal::Success(job) => return Some(job),
+            Steal::Empty => return None,
+            Steal::Retry => hint::spin_loop(),
+        }
+    }
+}
+
 /// Something a `JobRef` can point at.
 pub(crate) trait Job {
     /// Runs the job.
@@ -236,13 +252,8 @@ impl Job for JobFifo {
         let this = unsafe { &*this.cast::<Self>() };
         // Every `JobRef` to the queue was pushed together with one job, and
         // each runs once, so there is a job for this run.
-        let job = loop {
-            match this.jobs.steal() {
-                Steal::Success(job) => break job,
-                Steal::Empty => unreachable!("a FIFO queue ran more often than jobs were pushed"),
-                Steal::Retry => hint::spin_loop(),
-            }
-        };
+        let job = steal_until_settled(|| this.jobs.steal())
+            .expect("a FIFO queue ran more often than jobs were pushed");
         // SAFETY: popped from the queue, so it has not run before.
         unsafe { job.execute() }
     }

@@ -13,7 +13,6 @@ use crate::registry::{Registry, WorkerThread};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::{Arc, UnsafeCell};
 use std::fmt;
-use std::mem;
 
 /// Set in [`WorkerCountdown`]'s state once its waiter is registered.
 const WAITER_REGISTERED: usize = 1 << (usize::BITS - 1);
@@ -104,11 +103,14 @@ impl WorkerCountdown {
     }
 
     /// Waits until the count is zero: blocked when `current` is `None`,
-    /// running the jobs of `current`'s own pool otherwise. At most one thread
-    /// may ever wait on a countdown.
+    /// running the jobs of `current`'s own pool otherwise.
     ///
     /// # Safety
-    /// `current` must be the current thread's worker, if any.
+    /// - `current` must be the current thread's worker, if any;
+    /// - at most one call of `wait` may ever be made on a countdown: the
+    ///   waiter's slot holds one waiter, written without a lock, so a second
+    ///   call would race with the first on it (and with the last worker that
+    ///   reads it).
     pub(crate) unsafe fn wait(&self, current: Option<&WorkerThread>) {
         if self.is_done() {
             return;
@@ -116,7 +118,8 @@ impl WorkerCountdown {
         match current {
             None => {
                 let latch = Arc::new(LockLatch::new());
-                if self.register(Waiter::Blocking(Arc::clone(&latch))) {
+                // SAFETY: the caller makes the one call of `wait`.
+                if unsafe { self.register(Waiter::Blocking(Arc::clone(&latch))) } {
                     latch.wait_and_reset();
                 }
             }
@@ -127,7 +130,8 @@ impl WorkerCountdown {
                     registry: Arc::clone(worker_thread.registry()),
                     worker_index: worker_thread.index(),
                 };
-                if self.register(waiter) {
+                // SAFETY: the caller makes the one call of `wait`.
+                if unsafe { self.register(waiter) } {
                     // SAFETY: the caller guarantees `worker_thread` is the
                     // current thread's worker; the latch is its to wait on.
                     unsafe { worker_thread.wait_until(&*latch) };
@@ -138,9 +142,13 @@ impl WorkerCountdown {
 
     /// Publishes `waiter`. False when the count was already zero: then nobody
     /// will wake it, and the caller must not wait.
-    fn register(&self, waiter: Waiter) -> bool {
-        // SAFETY: only the one waiter writes the slot, and only before the
-        // flag is set; workers read it only after seeing the flag.
+    ///
+    /// # Safety
+    /// Called at most once on a countdown (see `wait`).
+    unsafe fn register(&self, waiter: Waiter) -> bool {
+        // SAFETY: only the one waiter (the caller's contract) writes the
+        // slot, and only before the flag is set; workers read it only after
+        // seeing the flag.
         self.waiter.with_mut(|slot| unsafe {
             debug_assert!((*slot).is_none(), "a countdown got a second waiter");
             *slot = Some(waiter)
@@ -173,23 +181,31 @@ impl fmt::Debug for WorkerCountdown {
 /// when its main loop begins, "stopped" when this is dropped (at the end of
 /// the main loop, or with a `ThreadBuilder` that never ran). Dropping it
 /// before it started counts both.
+///
+/// It holds the countdowns, not the registry: the "stopped" count-down is the
+/// worker's last touch of its pool, and the waiter may then drop the last
+/// reference to the registry (see `main_loop`).
 pub(crate) struct WorkerLifetime {
-    registry: Arc<Registry>,
-    start_pending: bool,
+    stopped: Arc<WorkerCountdown>,
+    /// `None` once counted, or for a pool that does not count starts.
+    started: Option<Arc<WorkerCountdown>>,
 }
 
 impl WorkerLifetime {
-    pub(crate) fn new(registry: &Arc<Registry>) -> Self {
+    pub(crate) fn new(
+        stopped: &Arc<WorkerCountdown>,
+        started: Option<&Arc<WorkerCountdown>>,
+    ) -> Self {
         WorkerLifetime {
-            registry: Arc::clone(registry),
-            start_pending: true,
+            stopped: Arc::clone(stopped),
+            started: started.cloned(),
         }
     }
 
     /// The worker's main loop has begun.
     pub(crate) fn started(&mut self) {
-        if mem::take(&mut self.start_pending) {
-            self.registry.worker_started();
+        if let Some(started) = self.started.take() {
+            started.count_down();
         }
     }
 }
@@ -197,14 +213,14 @@ impl WorkerLifetime {
 impl Drop for WorkerLifetime {
     fn drop(&mut self) {
         self.started();
-        self.registry.worker_stopped();
+        self.stopped.count_down();
     }
 }
 
 impl fmt::Debug for WorkerLifetime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("WorkerLifetime")
-            .field("start_pending", &self.start_pending)
+            .field("start_pending", &self.started.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -30,6 +30,23 @@ pub struct ScopeFifo<'scope> {
     fifos: Vec<JobFifo>,
 }
 
+/// Either kind of scope, as the code they share sees it.
+trait AsScopeBase<'scope>: Sync + 'scope {
+    fn base(&self) -> &ScopeBase<'scope>;
+}
+
+impl<'scope> AsScopeBase<'scope> for Scope<'scope> {
+    fn base(&self) -> &ScopeBase<'scope> {
+        &self.base
+    }
+}
+
+impl<'scope> AsScopeBase<'scope> for ScopeFifo<'scope> {
+    fn base(&self) -> &ScopeBase<'scope> {
+        &self.base
+    }
+}
+
 /// What both kinds of scope share.
 struct ScopeBase<'scope> {
     /// The pool that the scope's jobs are spawned into.
@@ -158,11 +175,12 @@ pub(crate) fn in_place_scope_in<'scope, OP, R>(registry: Option<&Arc<Registry>>,
 where
     OP: FnOnce(&Scope<'scope>) -> R,
 {
-    let (owner_thread, registry) = in_place_owner_and_registry(registry);
-    let scope = Scope::new(owner_thread, registry);
-    // SAFETY: `owner_thread` is the current thread's worker, or `None` on a
-    // thread outside every pool.
-    unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    WorkerThread::with_current(|owner_thread| {
+        let scope = Scope::new(owner_thread, in_place_registry(registry, owner_thread));
+        // SAFETY: `owner_thread` is the current thread's worker, or `None` on
+        // a thread outside every pool.
+        unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    })
 }
 
 /// `in_place_scope_fifo` spawning into `registry` (the current pool when
@@ -171,27 +189,25 @@ pub(crate) fn in_place_scope_fifo_in<'scope, OP, R>(registry: Option<&Arc<Regist
 where
     OP: FnOnce(&ScopeFifo<'scope>) -> R,
 {
-    let (owner_thread, registry) = in_place_owner_and_registry(registry);
-    let scope = ScopeFifo::new(owner_thread, registry);
-    // SAFETY: as in `in_place_scope_in`.
-    unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    WorkerThread::with_current(|owner_thread| {
+        let scope = ScopeFifo::new(owner_thread, in_place_registry(registry, owner_thread));
+        // SAFETY: as in `in_place_scope_in`.
+        unsafe { scope.base.complete(owner_thread, || op(&scope)) }
+    })
 }
 
-/// The current thread's worker (of any pool), and the pool to spawn into:
-/// `registry` if given, else the current worker's pool, else the global
+/// The pool an in-place scope spawns into: `registry` if given, else the
+/// pool of `owner_thread` (the current thread's worker), else the global
 /// pool.
-fn in_place_owner_and_registry(
-    registry: Option<&Arc<Registry>>,
-) -> (Option<&WorkerThread>, &Arc<Registry>) {
-    // SAFETY: a non-null current worker is live until the current thread
-    // leaves its main loop, which it cannot do while it runs this scope.
-    let owner_thread = unsafe { WorkerThread::current().as_ref() };
-    let registry = match (registry, owner_thread) {
+fn in_place_registry<'a>(
+    registry: Option<&'a Arc<Registry>>,
+    owner_thread: Option<&'a WorkerThread>,
+) -> &'a Arc<Registry> {
+    match (registry, owner_thread) {
         (Some(registry), _) => registry,
         (None, Some(owner_thread)) => owner_thread.registry(),
         (None, None) => registry::global_registry(),
-    };
-    (owner_thread, registry)
+    }
 }
 
 impl<'scope> Scope<'scope> {
@@ -229,17 +245,7 @@ impl<'scope> Scope<'scope> {
     where
         BODY: Fn(&Scope<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
-        let scope_ptr = ScopePtr(self);
-        self.base.spawn_broadcast_with(body, move |body| {
-            // SAFETY: the scope waits for this job before it returns.
-            let scope = unsafe { scope_ptr.get() };
-            // SAFETY: as above.
-            unsafe {
-                ScopeBase::execute_job(&scope.base, move || {
-                    BroadcastContext::with(|context| body(scope, context))
-                })
-            };
-        });
+        ScopeBase::spawn_broadcast(self, body);
     }
 }
 
@@ -270,7 +276,8 @@ impl<'scope> ScopeFifo<'scope> {
         });
         // SAFETY: see `ScopeBase::job_ref`.
         let job_ref = unsafe { self.base.job_ref(job) };
-        match self.base.registry.current_thread() {
+        let registry = &self.base.registry;
+        registry.with_current_thread(|worker_thread| match worker_thread {
             Some(worker_thread) => {
                 let fifo = &self.fifos[worker_thread.index()];
                 // SAFETY: the queue lives in the scope, which outlives every
@@ -279,8 +286,8 @@ impl<'scope> ScopeFifo<'scope> {
                 // `JobRef` has run. It is pushed once, so it runs once.
                 worker_thread.push(unsafe { fifo.push(job_ref) });
             }
-            None => self.base.registry.inject(job_ref),
-        }
+            None => registry.inject(job_ref),
+        })
     }
 
     /// Spawns `body` on every worker of the scope's pool, as
@@ -289,17 +296,7 @@ impl<'scope> ScopeFifo<'scope> {
     where
         BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
-        let scope_ptr = ScopePtr(self);
-        self.base.spawn_broadcast_with(body, move |body| {
-            // SAFETY: the scope waits for this job before it returns.
-            let scope = unsafe { scope_ptr.get() };
-            // SAFETY: as above.
-            unsafe {
-                ScopeBase::execute_job(&scope.base, move || {
-                    BroadcastContext::with(|context| body(scope, context))
-                })
-            };
-        });
+        ScopeBase::spawn_broadcast(self, body);
     }
 }
 
@@ -328,27 +325,39 @@ impl<'scope> ScopeBase<'scope> {
         unsafe { job.into_job_ref() }
     }
 
-    /// Broadcasts one job per worker; each calls `run` with a shared
-    /// reference-counted `body`. Each job's reference to `body` is released
-    /// inside `run`, before the job counts itself done: so `body` (which may
+    /// `spawn_broadcast` of both kinds of scope: one job per worker, each
+    /// calling `body` (shared, reference-counted) with `scope` and its
+    /// worker's context. Each job's reference to `body` is released inside
+    /// `execute_job`, before the job counts itself done: so `body` (which may
     /// borrow for `'scope`) is dropped while the scope is still alive.
-    fn spawn_broadcast_with<BODY, RUN>(&self, body: BODY, run: RUN)
+    fn spawn_broadcast<S, BODY>(scope: &S, body: BODY)
     where
-        BODY: Send + Sync + 'scope,
-        RUN: Fn(Arc<BODY>) + Send + Clone + 'scope,
+        S: AsScopeBase<'scope>,
+        BODY: Fn(&S, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
+        let base = scope.base();
+        let scope_ptr = ScopePtr(scope);
         let body = Arc::new(body);
-        let job_refs: Vec<JobRef> = (0..self.registry.num_threads())
+        let job_refs: Vec<JobRef> = (0..base.registry.num_threads())
             .map(|_| {
                 let body = Arc::clone(&body);
-                let run = run.clone();
-                let job = HeapJob::new(move || run(body));
-                // SAFETY: pushed once below; `run` counts the job done last.
-                unsafe { self.job_ref(job) }
+                let job = HeapJob::new(move || {
+                    // SAFETY: the scope waits for this job before it returns.
+                    let scope = unsafe { scope_ptr.get() };
+                    // SAFETY: as above.
+                    unsafe {
+                        ScopeBase::execute_job(scope.base(), move || {
+                            BroadcastContext::with(|context| body(scope, context))
+                        })
+                    };
+                });
+                // SAFETY: pushed once below; the job counts itself done last
+                // (in `execute_job`).
+                unsafe { base.job_ref(job) }
             })
             .collect();
         drop(body);
-        self.registry.inject_broadcast(job_refs.into_iter());
+        base.registry.inject_broadcast(job_refs.into_iter());
     }
 
     /// Runs the body, waits for the spawned jobs, resumes the first panic.

@@ -61,10 +61,10 @@ where
     F: FnOnce() + Send + 'static,
 {
     let job_ref = spawn_job(func, registry);
-    match registry.current_thread() {
+    registry.with_current_thread(|worker_thread| match worker_thread {
         Some(worker_thread) => worker_thread.push_fifo(job_ref),
         None => registry.inject(job_ref),
-    }
+    })
 }
 
 /// A job that runs `func` and holds the pool open until it has.

@@ -58,7 +58,7 @@ impl ThreadBuilder {
     /// worker.
     pub fn run(self) {
         assert!(
-            WorkerThread::current().is_null(),
+            !WorkerThread::is_current_thread_a_worker(),
             "ThreadBuilder::run was called on a thread that is already a worker of a pool"
         );
         // SAFETY: checked just above that this thread runs no worker yet, and

@@ -140,56 +140,70 @@ impl ThreadPool {
     /// assert!(matches!(pool.install(|| pool.current_thread_index()), Some(0 | 1)));
     /// ```
     pub fn current_thread_index(&self) -> Option<usize> {
-        // SAFETY: a non-null current worker is live for the whole call.
-        let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
-        Arc::ptr_eq(worker_thread.registry(), &self.registry).then(|| worker_thread.index())
+        self.registry
+            .with_current_thread(|worker_thread| worker_thread.map(WorkerThread::index))
     }
 
     /// Ends the pool and waits until every worker thread has exited (for
-    /// threads started by a spawn handler: until their
-    /// [`ThreadBuilder::run`](crate::ThreadBuilder::run) has returned). Jobs
-    /// already spawned into the pool run first.
+    /// threads started by a spawn handler: until each has dropped its queues
+    /// and its reference to the pool, the last thing its
+    /// [`ThreadBuilder::run`](crate::ThreadBuilder::run) does). Jobs already
+    /// spawned into the pool run first. So when it returns, nothing of the
+    /// pool runs or remains on those threads: the pool's handlers have been
+    /// dropped, unless some other reference (a job of another pool, say)
+    /// still holds the pool.
     ///
     /// Called from a worker of another pool, that worker keeps running its
     /// own pool's jobs while it waits, as in [`install`](Self::install).
-    ///
-    /// Called from one of this pool's own workers (say from a spawned job
-    /// that owns the handle), it cannot wait for itself: it ends the pool and
-    /// returns without waiting. The same holds on the thread that built the
-    /// pool with
-    /// [`use_current_thread`](crate::ThreadPoolBuilder::use_current_thread),
-    /// which is worker 0 for good; from any other thread, the wait is for
+    /// Called on the thread that built the pool with
+    /// [`use_current_thread`](crate::ThreadPoolBuilder::use_current_thread)
+    /// (worker 0 for good), it waits for the other workers, running the
+    /// pool's jobs meanwhile; from any other thread, the wait is also for
     /// the workers other than that one.
+    ///
+    /// # Panics
+    /// When called from one of this pool's other workers (say from a spawned
+    /// job that owns the handle): a worker cannot wait for itself to stop.
+    /// The pool is still ended.
     pub fn shutdown_and_wait(self) {
         self.shutdown_and_wait_for_registry();
     }
 
     /// [`shutdown_and_wait`](Self::shutdown_and_wait), then the sleep state
     /// read after the last worker exited: at rest, with no thread counted as
-    /// inactive or sleeping (from one of this pool's own workers, read at
-    /// the moment the pool was ended).
+    /// inactive or sleeping.
+    ///
+    /// # Panics
+    /// As [`shutdown_and_wait`](Self::shutdown_and_wait).
     #[cfg(feature = "diagnostics")]
     pub fn shutdown_and_snapshot(self) -> SleepSnapshot {
         self.shutdown_and_wait_for_registry().sleep_snapshot()
     }
 
-    /// Ends the pool, waits for its workers unless called from one of them,
-    /// and hands back the registry for a last look.
+    /// Ends the pool, waits for its workers, and hands back the registry
+    /// for a last look.
     fn shutdown_and_wait_for_registry(mut self) -> Arc<Registry> {
         let threads = std::mem::take(&mut self.threads);
-        let on_own_worker = self.current_thread_index().is_some();
         let registry = Arc::clone(&self.registry);
+        let own_handed_out_worker = registry.with_current_thread(|worker_thread| {
+            worker_thread.is_some_and(|worker_thread| registry.is_handed_out(worker_thread.index()))
+        });
+        // Ends the pool, on the panic below too.
         drop(self);
-        if on_own_worker {
-            return registry;
-        }
-        // SAFETY: a non-null current worker is live for the whole call.
-        let on_a_worker = unsafe { WorkerThread::current().as_ref() }.is_some();
+        assert!(
+            !own_handed_out_worker,
+            "ThreadPool::shutdown_and_wait was called on one of the pool's own workers, \
+             which cannot wait for itself to stop"
+        );
+        let on_a_worker = WorkerThread::is_current_thread_a_worker();
         if on_a_worker || threads.is_empty() {
             // A worker of another pool must not block: it waits by running
             // its own pool's jobs. Without handles (a spawn handler started
             // the threads) only the countdown tells when they are done.
-            registry.wait_until_stopped();
+            // SAFETY: the one wait for this registry: `self` was the pool's
+            // only handle (`ThreadPool` is not `Clone`), consumed here, and
+            // a pool whose build succeeded had no failed-build cleanup.
+            unsafe { registry.wait_until_stopped() };
         }
         for handle in threads {
             // A worker's panics are caught inside it (handler or abort), so
@@ -227,8 +241,7 @@ impl fmt::Debug for ThreadPool {
 
 /// The index of the current thread in its pool, or `None` outside any pool.
 pub fn current_thread_index() -> Option<usize> {
-    // SAFETY: a non-null current worker is live for the whole call.
-    unsafe { WorkerThread::current().as_ref() }.map(WorkerThread::index)
+    WorkerThread::with_current(|worker_thread| worker_thread.map(WorkerThread::index))
 }
 
 mod scheduling;

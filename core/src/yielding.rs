@@ -36,9 +36,7 @@ pub enum Yield {
 /// assert!(matches!(outcome, Some(drowse::Yield::Executed | drowse::Yield::Idle)));
 /// ```
 pub fn yield_now() -> Option<Yield> {
-    // SAFETY: a non-null current worker is live for the whole call.
-    let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
-    Some(worker_thread.yield_now())
+    WorkerThread::with_current(|worker_thread| Some(worker_thread?.yield_now()))
 }
 
 /// Like [`yield_now`], but only looks at the current worker's own deque and
@@ -62,9 +60,7 @@ pub fn yield_now() -> Option<Yield> {
 /// assert_eq!(outcome, Some(drowse::Yield::Executed));
 /// ```
 pub fn yield_local() -> Option<Yield> {
-    // SAFETY: a non-null current worker is live for the whole call.
-    let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
-    Some(worker_thread.yield_local())
+    WorkerThread::with_current(|worker_thread| Some(worker_thread?.yield_local()))
 }
 
 /// Whether the current worker's own deque holds jobs not yet taken, or
@@ -74,7 +70,5 @@ pub fn yield_local() -> Option<Yield> {
 /// be out of date as soon as it is returned: a hint (say, for deciding
 /// whether to split work further), not a synchronisation.
 pub fn current_thread_has_pending_tasks() -> Option<bool> {
-    // SAFETY: a non-null current worker is live for the whole call.
-    let worker_thread = unsafe { WorkerThread::current().as_ref() }?;
-    Some(!worker_thread.local_deque_is_empty())
+    WorkerThread::with_current(|worker_thread| Some(!worker_thread?.local_deque_is_empty()))
 }

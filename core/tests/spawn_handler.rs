@@ -462,3 +462,65 @@ fn the_public_types_have_rayon_cores_auto_traits() {
     send_sync::<ThreadPool>();
     send_sync::<drowse::ThreadPoolBuildError>();
 }
+
+#[test]
+fn shutdown_and_wait_on_one_of_the_pools_own_workers_panics() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let (handle_sender, handle_receiver) = mpsc::channel::<ThreadPool>();
+    let (message_sender, message_receiver) = mpsc::channel();
+    // The job receives the only handle and shuts the pool down from inside.
+    pool.spawn(move || {
+        let pool = handle_receiver.recv_timeout(PATIENCE).unwrap();
+        let outcome = panic::catch_unwind(AssertUnwindSafe(move || pool.shutdown_and_wait()));
+        let payload = outcome.expect_err("shutting down from an own worker panics");
+        let message = match payload.downcast::<&str>() {
+            Ok(message) => (*message).to_owned(),
+            Err(payload) => payload
+                .downcast::<String>()
+                .map(|message| *message)
+                .unwrap_or_default(),
+        };
+        message_sender.send(message).unwrap();
+    });
+    handle_sender.send(pool).unwrap();
+    let message = message_receiver.recv_timeout(PATIENCE).unwrap();
+    assert!(
+        message.contains("one of the pool's own workers"),
+        "the panic names the mistake: {message:?}"
+    );
+}
+
+#[test]
+fn shutdown_and_wait_returns_after_every_worker_let_go_of_the_pool() {
+    // With a spawn handler there are no join handles: the wait is the
+    // countdown, the last thing each worker does. By then each worker has
+    // dropped its reference to the pool, so the pool (and the handlers it
+    // owns) is dropped before `shutdown_and_wait` returns.
+    struct SetOnDrop(Arc<AtomicUsize>);
+    impl Drop for SetOnDrop {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    for _ in 0..50 {
+        let handlers_dropped = Arc::new(AtomicUsize::new(0));
+        let on_drop = SetOnDrop(Arc::clone(&handlers_dropped));
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(4)
+            .exit_handler(move |_| {
+                let _ = &on_drop;
+            })
+            .spawn_handler(|thread| {
+                thread::spawn(move || thread.run());
+                Ok(())
+            })
+            .build()
+            .unwrap();
+        pool.shutdown_and_wait();
+        assert_eq!(
+            handlers_dropped.load(Ordering::SeqCst),
+            1,
+            "the pool's handlers were dropped before shutdown_and_wait returned"
+        );
+    }
+}

@@ -103,8 +103,8 @@ fn with_a_spawn_handler_only_the_other_workers_are_spawned() {
         let (sender, receiver) = mpsc::channel();
         pool.spawn(move || sender.send(drowse::current_thread_index()).unwrap());
         let ran_on = receiver.recv_timeout(PATIENCE).expect("the job ran");
-        // On the building thread, shutting down returns at once: it is a
-        // worker of the pool and cannot wait for itself.
+        // On the building thread (worker 0, which has no main loop),
+        // shutting down waits for the other worker.
         pool.shutdown_and_wait();
         (spawned, ran_on)
     })
@@ -187,4 +187,41 @@ fn a_building_thread_that_exits_drops_its_worker_and_the_pool_goes_on() {
         "the registry outlived every thread of the pool"
     );
     assert_eq!(*panics.lock().unwrap(), 0, "no job panicked");
+}
+
+#[test]
+fn shutdown_on_the_building_thread_waits_for_the_other_workers() {
+    // The other workers' exit handler is slow: a shutdown that did not wait
+    // would return before they have all run it.
+    let exited = Arc::new(Mutex::new(Vec::new()));
+    let exits_seen = thread::spawn({
+        let (exited, exited_now) = (Arc::clone(&exited), Arc::clone(&exited));
+        move || {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(3)
+                .use_current_thread()
+                .exit_handler(move |index| {
+                    thread::sleep(Duration::from_millis(50));
+                    exited.lock().unwrap().push(index);
+                })
+                .build()
+                .unwrap();
+            // A job left for the others, run before they exit.
+            let (sender, receiver) = mpsc::channel();
+            pool.spawn(move || sender.send(()).unwrap());
+            pool.shutdown_and_wait();
+            receiver
+                .try_recv()
+                .expect("the spawned job ran before the pool stopped");
+            assert_eq!(
+                exited_now.lock().unwrap().len(),
+                2,
+                "both other workers had exited when shutdown_and_wait returned"
+            );
+        }
+    });
+    exits_seen.join().unwrap();
+    let mut exited = exited.lock().unwrap().clone();
+    exited.sort_unstable();
+    assert_eq!(exited, [1, 2]);
 }

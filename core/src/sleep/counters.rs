@@ -35,8 +35,13 @@ const ONE_SLEEPING: usize = 1 << SLEEPING_SHIFT;
 const ONE_INACTIVE: usize = 1 << INACTIVE_SHIFT;
 
 /// How many bits the jobs event counter gets.
+///
+/// Only the `internals` feature (the checkers' narrow counters) chooses a
+/// width; in every other build the width is `MAX_BITS`, a constant, so the
+/// JEC's mask folds away and the type holds nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JecWidth {
+    #[cfg(feature = "internals")]
     bits: u32,
 }
 
@@ -46,10 +51,12 @@ impl JecWidth {
 
     /// The width production pools use.
     pub const FULL: JecWidth = JecWidth {
+        #[cfg(feature = "internals")]
         bits: Self::MAX_BITS,
     };
 
     /// A JEC of `bits` bits, or `None` unless `1 <= bits <= MAX_BITS`.
+    #[cfg(feature = "internals")]
     pub const fn new(bits: u32) -> Option<JecWidth> {
         if bits >= 1 && bits <= Self::MAX_BITS {
             Some(JecWidth { bits })
@@ -59,14 +66,17 @@ impl JecWidth {
     }
 
     /// The width in bits.
-    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub const fn bits(self) -> u32 {
-        self.bits
+        #[cfg(feature = "internals")]
+        let bits = self.bits;
+        #[cfg(not(feature = "internals"))]
+        let bits = Self::MAX_BITS;
+        bits
     }
 
     /// The JEC's bits, shifted down to bit 0.
     const fn mask(self) -> usize {
-        (usize::MAX >> JEC_SHIFT) >> (Self::MAX_BITS - self.bits)
+        (usize::MAX >> JEC_SHIFT) >> (Self::MAX_BITS - self.bits())
     }
 }
 

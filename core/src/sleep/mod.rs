@@ -7,12 +7,18 @@
 //! each step.
 
 mod counters;
+#[cfg(feature = "diagnostics")]
+mod snapshot;
 
 pub use self::counters::JecWidth;
 pub(crate) use self::counters::THREADS_MAX;
 use self::counters::{AtomicCounters, JobsEventCounter};
+#[cfg(feature = "diagnostics")]
+pub use self::snapshot::SleepSnapshot;
 use crate::latch::CoreLatch;
-use crate::sync::atomic::{fence, AtomicUsize, Ordering};
+#[cfg(feature = "diagnostics")]
+use crate::sync::atomic::AtomicUsize;
+use crate::sync::atomic::{fence, Ordering};
 use crate::sync::{thread, Condvar, Mutex};
 use crossbeam_utils::CachePadded;
 
@@ -24,9 +30,10 @@ pub(crate) struct Sleep {
     /// does not depend on it (`docs/proof.md`, lemma 0), which is why the
     /// checkers may run with 1.
     rounds_until_sleepy: u32,
-    /// Sleep attempts given up because the JEC had moved. Only the rare
-    /// abandon path touches it. Checks use it to show that a worker never
-    /// mistakes its own announcement for new work.
+    /// Sleep attempts given up because the JEC had moved (`diagnostics`
+    /// only). Checks use it to show that a worker never mistakes its own
+    /// announcement for new work.
+    #[cfg(feature = "diagnostics")]
     sleeps_abandoned: AtomicUsize,
 }
 
@@ -69,68 +76,6 @@ impl IdleState {
     }
 }
 
-/// The counts of a pool's sleep state, read consistently (the
-/// `diagnostics` feature): what [`crate::ThreadPool::sleep_snapshot`] returns.
-#[cfg(feature = "diagnostics")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SleepSnapshot {
-    /// Workers counted as asleep.
-    pub sleeping_threads: usize,
-    /// Workers counted as looking for work or asleep.
-    pub inactive_threads: usize,
-    /// The jobs event counter's value.
-    pub jobs_event_counter: usize,
-    /// Workers whose `is_blocked` flag is set.
-    pub blocked_threads: usize,
-    /// Workers in the pool.
-    pub num_threads: usize,
-    /// Sleep attempts abandoned so far because the jobs event counter had
-    /// changed since the worker got sleepy. Each needs a job posted after
-    /// that worker's announcement, so this never exceeds the number of
-    /// posts, times the number of workers (one post can end every sleepy
-    /// worker's attempt once).
-    pub sleeps_abandoned: usize,
-}
-
-#[cfg(feature = "diagnostics")]
-impl SleepSnapshot {
-    /// Checks the invariants that hold whenever every sleep lock is held:
-    /// `blocked == sleeping <= inactive <= threads`. Returns what is wrong.
-    pub fn check(&self) -> Result<(), String> {
-        if self.sleeping_threads != self.blocked_threads {
-            return Err(format!(
-                "sleeping count is {} but {} workers are blocked: {self:?}",
-                self.sleeping_threads, self.blocked_threads
-            ));
-        }
-        if self.sleeping_threads > self.inactive_threads {
-            return Err(format!("more sleeping than inactive threads: {self:?}"));
-        }
-        if self.inactive_threads > self.num_threads {
-            return Err(format!("more inactive threads than workers: {self:?}"));
-        }
-        Ok(())
-    }
-
-    /// Checks the resting state of a pool whose workers have all exited (or
-    /// are all busy): [`check`](Self::check) passes and nobody is counted
-    /// inactive, sleeping or blocked. Returns what is wrong.
-    pub fn check_at_rest(&self) -> Result<(), String> {
-        self.check()?;
-        if (
-            self.inactive_threads,
-            self.sleeping_threads,
-            self.blocked_threads,
-        ) != (0, 0, 0)
-        {
-            return Err(format!(
-                "counters not at rest (inactive, sleeping and blocked must all be 0): {self:?}"
-            ));
-        }
-        Ok(())
-    }
-}
-
 impl Sleep {
     pub(crate) fn new(num_threads: usize, jec_width: JecWidth, rounds_until_sleepy: u32) -> Sleep {
         assert!(num_threads <= THREADS_MAX, "checked by the builder");
@@ -139,6 +84,7 @@ impl Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
             counters: AtomicCounters::new(jec_width),
             rounds_until_sleepy,
+            #[cfg(feature = "diagnostics")]
             sleeps_abandoned: AtomicUsize::new(0),
         }
     }
@@ -229,6 +175,7 @@ impl Sleep {
         loop {
             let counters = self.counters.load();
             if counters.jobs_counter() != idle_state.jobs_counter {
+                #[cfg(feature = "diagnostics")]
                 self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
                 idle_state.wake_partly(self.rounds_until_sleepy);
                 latch.wake_up();
@@ -340,35 +287,18 @@ impl Sleep {
         self.counters.sub_sleeping_thread();
         true
     }
-
-    /// Reads the counters and every worker's `is_blocked` flag while holding
-    /// every sleep lock (in index order; wakers and sleepers hold at most one
-    /// at a time). No sleeper is then between joining the count and blocking,
-    /// and no waker between clearing a flag and decrementing, so the snapshot
-    /// satisfies [`SleepSnapshot::check`] in a correct protocol.
-    #[cfg(feature = "diagnostics")]
-    pub(crate) fn snapshot(&self) -> SleepSnapshot {
-        let guards: Vec<_> = self
-            .worker_sleep_states
-            .iter()
-            .map(|state| state.is_blocked.lock().unwrap())
-            .collect();
-        let counters: counters::Counters = self.counters.load();
-        let blocked_threads = guards.iter().filter(|is_blocked| ***is_blocked).count();
-        drop(guards);
-        SleepSnapshot {
-            sleeping_threads: counters.sleeping_threads(),
-            inactive_threads: counters.inactive_threads(),
-            jobs_event_counter: counters.jobs_counter().value(),
-            blocked_threads,
-            num_threads: self.worker_sleep_states.len(),
-            sleeps_abandoned: self.sleeps_abandoned.load(Ordering::Relaxed),
-        }
-    }
 }
 
+// The packed counters need a `usize` of at least 32 bits: on a 16-bit
+// target the two thread counts would take every bit and leave the JEC none,
+// and `to_u32` relies on `usize` being at least as wide as the counts.
+#[cfg(target_pointer_width = "16")]
+compile_error!("Drowse needs a target whose usize has at least 32 bits (the sleep counters and their jobs event counter share one usize)");
+
+/// A thread count as a `u32`: it fits in `THREADS_BITS` bits (at most 16),
+/// so the conversion loses nothing.
 fn to_u32(count: usize) -> u32 {
-    // Thread counts fit in 16 bits.
+    debug_assert!(count <= THREADS_MAX);
     count as u32
 }
 

@@ -164,8 +164,8 @@ impl ThreadPool {
     /// assert!(pool.install(|| pool.yield_now()).is_some());
     /// ```
     pub fn yield_now(&self) -> Option<Yield> {
-        let worker_thread = self.registry.current_thread()?;
-        Some(worker_thread.yield_now())
+        self.registry
+            .with_current_thread(|worker_thread| Some(worker_thread?.yield_now()))
     }
 
     /// [`yield_local`](crate::yield_local()), when the current thread is a
@@ -183,8 +183,8 @@ impl ThreadPool {
     /// assert_eq!(outcome, Some(drowse::Yield::Executed));
     /// ```
     pub fn yield_local(&self) -> Option<Yield> {
-        let worker_thread = self.registry.current_thread()?;
-        Some(worker_thread.yield_local())
+        self.registry
+            .with_current_thread(|worker_thread| Some(worker_thread?.yield_local()))
     }
 
     /// Whether the current worker's own deque holds jobs not yet taken, when
@@ -204,7 +204,7 @@ impl ThreadPool {
     /// assert_eq!(pending, Some(true));
     /// ```
     pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
-        let worker_thread = self.registry.current_thread()?;
-        Some(!worker_thread.local_deque_is_empty())
+        self.registry
+            .with_current_thread(|worker_thread| Some(!worker_thread?.local_deque_is_empty()))
     }
 }

@@ -1,0 +1,305 @@
+//! A worker thread's own state: its deque, its index, its victim picker and
+//! its reference to the registry; and how it finds, runs and waits for work.
+
+use super::current::WORKER_THREAD_STATE;
+use super::{Registry, ThreadInfo};
+use crate::job::{steal_until_settled, JobRef};
+use crate::latch::{AsCoreLatch, CoreLatch};
+use crate::sleep::IdleState;
+use crate::sync::deque::{Steal, Worker};
+use crate::sync::{hint, random_seed, Arc};
+use crate::unwind;
+use crate::yielding::Yield;
+use std::cell::Cell;
+use std::mem;
+
+/// A worker thread's own state. A handed-out worker's lives on its stack
+/// for its whole life; a `use_current_thread` worker's is owned by
+/// `ADOPTED_WORKER`.
+pub(crate) struct WorkerThread {
+    worker: Worker<JobRef>,
+    index: usize,
+    rng: XorShift64Star,
+    pub(super) registry: Arc<Registry>,
+}
+
+impl WorkerThread {
+    pub(super) fn new(
+        worker: Worker<JobRef>,
+        index: usize,
+        registry: Arc<Registry>,
+    ) -> WorkerThread {
+        WorkerThread {
+            worker,
+            index,
+            rng: XorShift64Star::new(index),
+            registry,
+        }
+    }
+
+    /// Calls `func` with the current thread's worker (of any pool), or with
+    /// `None` outside every pool. The reference lives only for the call.
+    ///
+    /// This is the one place that turns `WORKER_THREAD_STATE` into a
+    /// reference.
+    #[inline]
+    pub(crate) fn with_current<R>(func: impl FnOnce(Option<&WorkerThread>) -> R) -> R {
+        let current = WORKER_THREAD_STATE.with(Cell::get);
+        // SAFETY: `WORKER_THREAD_STATE` is non-null only while it points to a
+        // live `WorkerThread` of this thread, one that outlives every call
+        // made on this thread while it is set:
+        // - `main_loop` points it at the `WorkerThread` on its own frame
+        //   through a `CurrentWorker` guard, which borrows that worker and
+        //   clears it when dropped (on an unwind too), so before the worker
+        //   can go; a non-null value read here was set by a `main_loop` that
+        //   is below us on this thread's stack;
+        // - `AdoptedWorker::adopt` points it at a boxed worker that only the
+        //   thread-local destructor of `ADOPTED_WORKER` frees, after clearing
+        //   it, at thread exit, inside no call into Drowse (see
+        //   `AdoptedWorker`).
+        // Only shared references to a `WorkerThread` are ever made after it
+        // is built (its mutable parts are `Cell`s and its queues), and the
+        // reference given to `func` cannot outlive this call (`func` must
+        // accept any lifetime).
+        func(unsafe { current.as_ref() })
+    }
+
+    /// Whether the current thread is a worker of some pool.
+    #[inline]
+    pub(crate) fn is_current_thread_a_worker() -> bool {
+        !WORKER_THREAD_STATE.with(Cell::get).is_null()
+    }
+
+    /// Makes `worker_thread` the current thread's worker; the thread must
+    /// have none.
+    pub(super) fn set_current(worker_thread: *const WorkerThread) {
+        WORKER_THREAD_STATE.with(|current| {
+            debug_assert!(current.get().is_null());
+            current.set(worker_thread);
+        });
+    }
+
+    pub(crate) fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Pushes a job onto this worker's deque and tells the sleep module.
+    #[inline]
+    pub(crate) fn push(&self, job: JobRef) {
+        let queue_was_empty = self.worker.is_empty();
+        self.worker.push(job);
+        self.registry.sleep.new_internal_jobs(1, queue_was_empty);
+    }
+
+    /// Pushes a FIFO job: into this worker's FIFO queue, with a `JobRef` to
+    /// that queue on the deque (see `JobFifo`).
+    #[inline]
+    pub(crate) fn push_fifo(&self, job: JobRef) {
+        let fifo = &self.thread_info().fifo;
+        // SAFETY: the queue lives in the registry, which every worker keeps
+        // alive until it exits, and workers exit only once every job is done;
+        // the returned `JobRef` is pushed once and so runs once.
+        self.push(unsafe { fifo.push(job) });
+    }
+
+    /// Whether this worker's own deque is empty (its broadcast queue is not
+    /// looked at).
+    #[inline]
+    pub(crate) fn local_deque_is_empty(&self) -> bool {
+        self.worker.is_empty()
+    }
+
+    /// The newest job on this worker's own deque, or else the oldest job
+    /// broadcast to it.
+    #[inline]
+    pub(crate) fn take_local_job(&self) -> Option<JobRef> {
+        if let Some(job) = self.worker.pop() {
+            return Some(job);
+        }
+        self.take_broadcast_job()
+    }
+
+    fn take_broadcast_job(&self) -> Option<JobRef> {
+        let broadcast_stealer = &self.thread_info().broadcast_stealer;
+        steal_until_settled(|| broadcast_stealer.steal())
+    }
+
+    /// The sleeper's final look, made holding its sleep lock after it joined
+    /// the sleeping count, at the queues whose pushers do not rely on the
+    /// jobs event counter alone: its own broadcast queue (a broadcaster wakes
+    /// it through this same lock) and the injector (ordered by the two `SeqCst`
+    /// fences).
+    fn has_broadcast_or_injected_job(&self) -> bool {
+        !self.thread_info().broadcast_stealer.is_empty() || self.registry.has_injected_job()
+    }
+
+    fn thread_info(&self) -> &ThreadInfo {
+        &self.registry.thread_infos[self.index]
+    }
+
+    /// Runs one job from anywhere (`yield_now`).
+    pub(crate) fn yield_now(&self) -> Yield {
+        match self.find_work() {
+            Some((job, _)) => {
+                // SAFETY: taken from a queue, so not run before.
+                unsafe { self.execute(job) };
+                Yield::Executed
+            }
+            None => Yield::Idle,
+        }
+    }
+
+    /// Runs one job of this worker's own (`yield_local`).
+    pub(crate) fn yield_local(&self) -> Yield {
+        match self.take_local_job() {
+            Some(job) => {
+                // SAFETY: taken from a queue, so not run before.
+                unsafe { self.execute(job) };
+                Yield::Executed
+            }
+            None => Yield::Idle,
+        }
+    }
+
+    /// Runs jobs (its own, stolen, injected) until `latch` is set, sleeping
+    /// when there are none.
+    ///
+    /// # Safety
+    /// `self` must be the current thread's worker.
+    #[inline]
+    pub(crate) unsafe fn wait_until<L: AsCoreLatch + ?Sized>(&self, latch: &L) {
+        let latch = latch.as_core_latch();
+        if !latch.probe() {
+            // SAFETY: forwarded.
+            unsafe { self.wait_until_cold(latch) };
+        }
+    }
+
+    #[cold]
+    unsafe fn wait_until_cold(&self, latch: &CoreLatch) {
+        // Jobs on this stack may be referenced from other threads' queues;
+        // unwinding out of here would free them under those threads' feet.
+        let abort = unwind::AbortIfPanic;
+        'work: while !latch.probe() {
+            if let Some(job) = self.take_local_job() {
+                // SAFETY: popped from a queue, so not run before.
+                unsafe { self.execute(job) };
+                continue;
+            }
+            let mut idle_state: IdleState = self.registry.sleep.start_looking(self.index);
+            while !latch.probe() {
+                if let Some((job, more_work_queued)) = self.find_work() {
+                    self.registry.sleep.work_found(more_work_queued);
+                    // SAFETY: taken from a queue, so not run before.
+                    unsafe { self.execute(job) };
+                    // The job may have pushed local work.
+                    continue 'work;
+                }
+                self.registry
+                    .sleep
+                    .no_work_found(&mut idle_state, latch, || {
+                        self.has_broadcast_or_injected_job()
+                    });
+            }
+            // The latch is set: whatever we were waiting for is the work we
+            // found.
+            self.registry.sleep.work_found(false);
+            break;
+        }
+        mem::forget(abort);
+    }
+
+    /// # Safety
+    /// The job must not have run before.
+    #[inline]
+    pub(crate) unsafe fn execute(&self, job: JobRef) {
+        // SAFETY: forwarded.
+        unsafe { job.execute() }
+    }
+
+    /// A job from anywhere (our deque or broadcast queue, a random victim's
+    /// deque, the injector), and whether the queue it came from still held
+    /// work that other workers could take after the take (a broadcast
+    /// queue's jobs are this worker's alone, so they never count).
+    fn find_work(&self) -> Option<(JobRef, bool)> {
+        if let Some(job) = self.take_local_job() {
+            return Some((job, !self.worker.is_empty()));
+        }
+        if let Some((job, victim)) = self.steal() {
+            let victim_has_more = !self.registry.thread_infos[victim].stealer.is_empty();
+            return Some((job, victim_has_more));
+        }
+        let job = self.registry.pop_injected_job()?;
+        Some((job, self.registry.has_injected_job()))
+    }
+
+    /// Steals the oldest job of some other worker, starting at a random one,
+    /// and says whose it was.
+    fn steal(&self) -> Option<(JobRef, usize)> {
+        let thread_infos = &self.registry.thread_infos;
+        let num_threads = thread_infos.len();
+        if num_threads <= 1 {
+            return None;
+        }
+        loop {
+            let mut retry = false;
+            let start = self.rng.next_below(num_threads);
+            let job = (start..num_threads)
+                .chain(0..start)
+                .filter(|&victim| victim != self.index)
+                .find_map(|victim| match thread_infos[victim].stealer.steal() {
+                    Steal::Success(job) => Some((job, victim)),
+                    Steal::Empty => None,
+                    Steal::Retry => {
+                        retry = true;
+                        None
+                    }
+                });
+            if job.is_some() || !retry {
+                return job;
+            }
+            // A retry means another thread's take won the race for the same
+            // slot: work is moving, so try again at once. A yield here costs
+            // a system call per lost race, which floods of small jobs (many
+            // races) pay in throughput.
+            hint::spin_loop();
+        }
+    }
+}
+
+/// A small random number generator for picking victims. In the std world
+/// each worker of each pool gets a random seed; under the checkers
+/// (`sync::random_seed` is constant there) the seed depends on the worker
+/// index alone, so that a schedule replays the same choices.
+struct XorShift64Star {
+    state: Cell<u64>,
+}
+
+impl XorShift64Star {
+    fn new(index: usize) -> Self {
+        // Any non-zero seed works; spread the indices apart.
+        let seed = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ random_seed();
+        XorShift64Star {
+            state: Cell::new(seed | 1),
+        }
+    }
+
+    fn next(&self) -> u64 {
+        let mut x = self.state.get();
+        debug_assert_ne!(x, 0, "xorshift stays at zero forever");
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.state.set(x);
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..bound`.
+    fn next_below(&self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+}
