@@ -98,18 +98,35 @@ fn dropping_the_pool_still_runs_the_pending_spawned_jobs() {
 }
 
 #[test]
-fn a_spawned_job_may_shut_its_own_pool_down() {
-    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+fn a_spawned_job_that_shuts_its_own_pool_down_gets_a_panic_and_the_pool_still_ends() {
+    // A worker cannot wait for itself to stop, so `shutdown_and_snapshot`
+    // (like `shutdown_and_wait`) panics there; the pool is ended all the
+    // same, and both workers leave their main loops.
+    let (exit_sender, exit_receiver) = mpsc::channel();
+    let exit_sender = std::sync::Mutex::new(exit_sender);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .exit_handler(move |index| exit_sender.lock().unwrap().send(index).unwrap())
+        .build()
+        .unwrap();
     let pool = Arc::new(std::sync::Mutex::new(Some(pool)));
-    let (sender, receiver) = mpsc::channel();
+    let (outcome_sender, outcome_receiver) = mpsc::channel();
     let inner = Arc::clone(&pool);
-    let handle = pool.lock().unwrap().as_ref().unwrap().current_num_threads();
-    assert_eq!(handle, 2);
     pool.lock().unwrap().as_ref().unwrap().spawn(move || {
         let pool = inner.lock().unwrap().take().unwrap();
-        sender.send(pool.shutdown_and_snapshot()).unwrap();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            pool.shutdown_and_snapshot()
+        }));
+        outcome_sender.send(outcome.is_err()).unwrap();
     });
-    let snapshot = receiver.recv_timeout(PATIENCE).unwrap();
-    assert_eq!(snapshot.num_threads, 2);
-    snapshot.check().unwrap();
+    assert!(
+        outcome_receiver.recv_timeout(PATIENCE).unwrap(),
+        "shutting down from one of the pool's own workers panics"
+    );
+    let mut exited = [
+        exit_receiver.recv_timeout(PATIENCE).unwrap(),
+        exit_receiver.recv_timeout(PATIENCE).unwrap(),
+    ];
+    exited.sort_unstable();
+    assert_eq!(exited, [0, 1], "both workers left the ended pool");
 }
