@@ -40,6 +40,7 @@
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
 
+pub mod countdown;
 pub mod entry_points;
 pub mod fifo;
 pub mod global_pool;
@@ -47,6 +48,7 @@ pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
 
+pub use countdown::*;
 pub use entry_points::*;
 pub use fifo::*;
 pub use global_pool::*;
