@@ -8,7 +8,10 @@
 //! stopped countdown instead of joining threads (models/src/countdown.rs).
 
 use drowse_loom_tests::Check;
-use drowse_models::{shutdown_while_busy, shutdown_without_handles, Config};
+use drowse_models::{
+    shutdown_on_the_building_thread_without_handles, shutdown_while_busy, shutdown_without_handles,
+    Config,
+};
 
 #[test]
 fn shutdown_while_busy_1w() {
@@ -40,4 +43,16 @@ fn shutdown_without_handles_2w() {
     Check::new("7", "shutdown_without_handles", config)
         .bound(2)
         .run(move || shutdown_without_handles(config));
+}
+
+#[test]
+fn shutdown_on_the_building_thread_without_handles_2w() {
+    let config = Config::new(2);
+    Check::new(
+        "7",
+        "shutdown_on_the_building_thread_without_handles",
+        config,
+    )
+    .bound(2)
+    .run(move || shutdown_on_the_building_thread_without_handles(config));
 }

@@ -3,8 +3,12 @@
 //! join and waits on the pool's stopped countdown (`WorkerCountdown` in
 //! `core/src/lifecycle.rs`), which is the only thing that orders what the
 //! workers did last (their exit handlers) before the caller goes on. The
-//! orderings of that countdown are argued in docs/orderings.md; this
-//! scenario is where loom can see them.
+//! orderings of that countdown are argued in docs/orderings.md; these
+//! scenarios are where loom can see them. Only loom runs them: shuttle is
+//! sequentially consistent, so it cannot see an ordering, and its
+//! `shutdown_while_busy` checks cover termination at larger pools (run on
+//! these scenarios, `once_latch_set_never_wakes` survived 5,000 schedules
+//! each: the workers are seldom asleep when the pool ends).
 
 use crate::scenarios::{Config, RunCounts};
 use drowse::sync::{thread, Arc};
@@ -30,4 +34,45 @@ pub fn shutdown_without_handles(config: Config) {
         .expect("scenario pools are valid");
     pool.shutdown_and_wait();
     exits.assert_each_ran_once();
+}
+
+/// The same on the thread that built the pool with `use_current_thread`:
+/// that thread is worker 0 for good, so `shutdown_and_wait` there waits for
+/// the other workers only, and worker 0 keeps its reference to the pool
+/// until the thread exits. So the caller's reference is not the pool's last
+/// one, and dropping it orders nothing: only the stopped countdown orders
+/// the other workers' exit handlers before the call returns. (In
+/// `shutdown_without_handles` the caller drops the last reference after the
+/// wait, and that drop's acquire alone would make the exits visible.) A
+/// builder thread, not the scenario's main thread, builds the pool, since it
+/// stays a worker for the rest of its life. Needs at least two workers.
+pub fn shutdown_on_the_building_thread_without_handles(config: Config) {
+    assert!(
+        config.workers >= 2,
+        "worker 0 needs another worker: {config:?}"
+    );
+    let builder_thread = thread::spawn(move || {
+        // Exits of workers 1.. (worker 0's exit handler runs when this
+        // thread exits, after the check).
+        let exits = Arc::new(RunCounts::new(config.workers - 1));
+        let on_exit = Arc::clone(&exits);
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(config.workers)
+            .search_rounds_before_sleep(config.search_rounds)
+            .use_current_thread()
+            .exit_handler(move |index| {
+                if index > 0 {
+                    on_exit.ran(index - 1);
+                }
+            })
+            .spawn_handler(|worker| {
+                drop(thread::spawn(move || worker.run()));
+                Ok(())
+            })
+            .build()
+            .expect("scenario pools are valid");
+        pool.shutdown_and_wait();
+        exits.assert_each_ran_once();
+    });
+    builder_thread.join().expect("the builder thread");
 }
