@@ -12,7 +12,39 @@
 
 use crate::scenarios::{Config, RunCounts};
 use drowse::sync::{thread, Arc};
-use drowse::ThreadPoolBuilder;
+use drowse::{ThreadPool, ThreadPoolBuilder};
+
+/// A pool of `config.workers` workers (worker 0 on the calling thread when
+/// `on_current_thread`) started through a spawn handler that keeps no
+/// handles, so only the stopped countdown says when they have ended, with
+/// an exit handler that counts the exit of every worker from
+/// `first_counted` on in `exits[index - first_counted]`.
+fn pool_without_handles(
+    config: Config,
+    on_current_thread: bool,
+    first_counted: usize,
+    exits: &Arc<RunCounts>,
+) -> ThreadPool {
+    let on_exit = Arc::clone(exits);
+    let mut builder = ThreadPoolBuilder::new()
+        .num_threads(config.workers)
+        .search_rounds_before_sleep(config.search_rounds)
+        .exit_handler(move |index| {
+            if index >= first_counted {
+                on_exit.ran(index - first_counted);
+            }
+        });
+    if on_current_thread {
+        builder = builder.use_current_thread();
+    }
+    builder
+        .spawn_handler(|worker| {
+            drop(thread::spawn(move || worker.run()));
+            Ok(())
+        })
+        .build()
+        .expect("scenario pools are valid")
+}
 
 /// Builds a pool of `config.workers` workers through a spawn handler that
 /// keeps no handles, with an exit handler that counts each worker's exit,
@@ -20,18 +52,7 @@ use drowse::ThreadPoolBuilder;
 /// count is visible to the caller afterwards.
 pub fn shutdown_without_handles(config: Config) {
     let exits = Arc::new(RunCounts::new(config.workers));
-    let on_exit = Arc::clone(&exits);
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(config.workers)
-        .search_rounds_before_sleep(config.search_rounds)
-        .exit_handler(move |index| on_exit.ran(index))
-        .spawn_handler(|worker| {
-            // The handle is dropped: only the countdown says when it ends.
-            drop(thread::spawn(move || worker.run()));
-            Ok(())
-        })
-        .build()
-        .expect("scenario pools are valid");
+    let pool = pool_without_handles(config, false, 0, &exits);
     pool.shutdown_and_wait();
     exits.assert_each_ran_once();
 }
@@ -55,22 +76,7 @@ pub fn shutdown_on_the_building_thread_without_handles(config: Config) {
         // Exits of workers 1.. (worker 0's exit handler runs when this
         // thread exits, after the check).
         let exits = Arc::new(RunCounts::new(config.workers - 1));
-        let on_exit = Arc::clone(&exits);
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(config.workers)
-            .search_rounds_before_sleep(config.search_rounds)
-            .use_current_thread()
-            .exit_handler(move |index| {
-                if index > 0 {
-                    on_exit.ran(index - 1);
-                }
-            })
-            .spawn_handler(|worker| {
-                drop(thread::spawn(move || worker.run()));
-                Ok(())
-            })
-            .build()
-            .expect("scenario pools are valid");
+        let pool = pool_without_handles(config, true, 1, &exits);
         pool.shutdown_and_wait();
         exits.assert_each_ran_once();
     });
