@@ -24,18 +24,13 @@ impl ThreadPool {
     /// If `op` panics on one or more workers, one of the panics is resumed
     /// on the caller once every worker is done.
     ///
+    /// # Examples
+    ///
     /// ```
     /// # if drowse::sync::IS_CHECKER { return; }
     /// let pool = drowse::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
     /// let squares = pool.broadcast(|context| context.index() * context.index());
     /// assert_eq!(squares, [0, 1, 4]);
-    /// ```
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let pool = drowse::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    /// assert_eq!(pool.broadcast(|context| context.num_threads()), [2, 2]);
     /// ```
     pub fn broadcast<OP, R>(&self, op: OP) -> Vec<R>
     where
