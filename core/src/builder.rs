@@ -304,13 +304,17 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// How long a worker that has run out of work keeps looking before it
-    /// goes to sleep: it searches every queue `rounds` times, yielding its
-    /// time slice after each fruitless search, then announces that it is
+    /// The longest a worker that has run out of work keeps looking before it
+    /// goes to sleep: it searches every queue up to `rounds` times, yielding
+    /// its time slice after each fruitless search, then announces that it is
     /// about to sleep, searches once more, and sleeps. The default is 32, as
-    /// in rayon-core. Fewer rounds burn less CPU when work arrives rarely,
-    /// at the price of more sleeps and wake-ups when it arrives in bursts.
-    /// Drowse's own; rayon-core has no such setting.
+    /// in rayon-core. Each worker starts with the full `rounds` and adapts:
+    /// after a sleep that lasted much longer than a full search (four times
+    /// as long) it searches half as long next time (down to one round), and
+    /// after a shorter sleep, or a sleep attempt that met new work, the full
+    /// `rounds` again. So a pool that gets work now and then sleeps after a
+    /// round or two, and one that gets work often searches as rayon-core's
+    /// does. Drowse's own; rayon-core has no such setting.
     ///
     /// The number is a tuning knob, not part of the protocol's correctness:
     /// the proof holds for every value of at least 1, and every execution

@@ -46,14 +46,19 @@ impl ModelSleep {
         ModelSleep(Sleep::new(num_threads, jec_width, rounds_until_sleepy))
     }
 
-    /// `Sleep::start_looking`.
+    /// `Sleep::start_looking`, always with the full search budget: a model
+    /// worker does not carry its budget from one search to the next, which
+    /// no property depends on (`docs/proof.md`, lemma 0).
     pub fn start_looking(&self, worker_index: usize) -> ModelIdle {
-        ModelIdle(self.0.start_looking(worker_index))
+        ModelIdle(
+            self.0
+                .start_looking(worker_index, self.0.full_search_budget()),
+        )
     }
 
-    /// `Sleep::work_found`.
-    pub fn work_found(&self, more_work_queued: bool) {
-        self.0.work_found(more_work_queued)
+    /// `Sleep::work_found`; ends the search.
+    pub fn work_found(&self, idle_state: ModelIdle, more_work_queued: bool) {
+        self.0.work_found(idle_state.0, more_work_queued);
     }
 
     /// `Sleep::no_work_found`.

@@ -5,7 +5,7 @@ use super::current::WORKER_THREAD_STATE;
 use super::{Registry, ThreadInfo};
 use crate::job::{steal_until_settled, JobRef};
 use crate::latch::{AsCoreLatch, CoreLatch};
-use crate::sleep::IdleState;
+use crate::sleep::{IdleState, SearchBudget};
 use crate::sync::deque::{Steal, Worker};
 use crate::sync::{hint, random_seed, Arc};
 use crate::unwind;
@@ -20,6 +20,8 @@ pub(crate) struct WorkerThread {
     worker: Worker<JobRef>,
     index: usize,
     rng: XorShift64Star,
+    /// The budget of this worker's next search for work; see `SearchBudget`.
+    search_budget: Cell<SearchBudget>,
     pub(super) registry: Arc<Registry>,
 }
 
@@ -33,6 +35,7 @@ impl WorkerThread {
             worker,
             index,
             rng: XorShift64Star::new(index),
+            search_budget: Cell::new(registry.sleep.full_search_budget()),
             registry,
         }
     }
@@ -190,10 +193,14 @@ impl WorkerThread {
                 unsafe { self.execute(job) };
                 continue;
             }
-            let mut idle_state: IdleState = self.registry.sleep.start_looking(self.index);
+            let mut idle_state: IdleState = self
+                .registry
+                .sleep
+                .start_looking(self.index, self.search_budget.get());
             while !latch.probe() {
                 if let Some((job, more_work_queued)) = self.find_work() {
-                    self.registry.sleep.work_found(more_work_queued);
+                    self.search_budget
+                        .set(self.registry.sleep.work_found(idle_state, more_work_queued));
                     // SAFETY: taken from a queue, so not run before.
                     unsafe { self.execute(job) };
                     // The job may have pushed local work.
@@ -207,7 +214,8 @@ impl WorkerThread {
             }
             // The latch is set: whatever we were waiting for is the work we
             // found.
-            self.registry.sleep.work_found(false);
+            self.search_budget
+                .set(self.registry.sleep.work_found(idle_state, false));
             break;
         }
         mem::forget(abort);

@@ -19,16 +19,19 @@ use crate::latch::CoreLatch;
 #[cfg(feature = "diagnostics")]
 use crate::sync::atomic::AtomicUsize;
 use crate::sync::atomic::{fence, Ordering};
+use crate::sync::time::Instant;
 use crate::sync::{thread, Condvar, Mutex};
 use crossbeam_utils::CachePadded;
+use std::time::Duration;
 
 /// The sleep state of one pool.
 pub(crate) struct Sleep {
     worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,
     counters: AtomicCounters,
-    /// Fruitless rounds before a worker gets sleepy. At least 1. The proof
-    /// does not depend on it (`docs/proof.md`, lemma 0), which is why the
-    /// checkers may run with 1.
+    /// The most fruitless rounds a worker searches before it gets sleepy
+    /// (each worker's `SearchBudget` starts here and never grows past it). At
+    /// least 1. The proof does not depend on it (`docs/proof.md`, lemma 0),
+    /// which is why the checkers may run with 1.
     rounds_until_sleepy: u32,
     /// Sleep attempts given up because the JEC had moved (`diagnostics`
     /// only). Checks use it to show that a worker never mistakes its own
@@ -47,11 +50,68 @@ struct WorkerSleepState {
     wake_up: Condvar,
 }
 
-/// A worker's progress towards sleep while it searches for work.
+/// How many fruitless rounds a worker searches before it gets sleepy: at
+/// least 1 and at most the pool's `rounds_until_sleepy`. Each worker keeps
+/// its own from one search to the next (`WorkerThread::search_budget`) and
+/// adapts it to what its last sleep attempt met. When work arrives rarely, a
+/// worker's rounds find nothing and each costs a scan of every queue and a
+/// `yield_now`; when it arrives often, the rounds find it awake and spare a
+/// sleep and a wake-up. No other thread sees the budget, and no property
+/// depends on its value (`docs/proof.md`, lemma 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SearchBudget(u32);
+
+impl SearchBudget {
+    /// Half as many rounds, but at least one.
+    fn halved(self) -> SearchBudget {
+        SearchBudget((self.0 / 2).max(1))
+    }
+
+    /// The worker blocked for `slept`, after a last search round (the one
+    /// between its announcement and its block) that took `last_round`. A
+    /// sleep that outlasted `LONG_SLEEP_IN_FULL_SEARCHES` full searches of
+    /// such rounds means work is rare: searching longer could not have found
+    /// it awake, so the next search has half as many rounds. After a shorter
+    /// sleep the next search is a full one again: with work this frequent, a
+    /// full search often finds it awake, sparing a sleep and a wake-up.
+    fn after_sleep(
+        self,
+        slept: Duration,
+        last_round: Duration,
+        full: SearchBudget,
+    ) -> SearchBudget {
+        let long_sleep = last_round
+            .saturating_mul(full.0)
+            .saturating_mul(LONG_SLEEP_IN_FULL_SEARCHES);
+        if slept > long_sleep {
+            self.halved()
+        } else {
+            full
+        }
+    }
+}
+
+/// How many full searches a sleep must outlast before a worker searches less.
+/// A sleep only a little longer than a full search says little: the wake-up
+/// itself takes microseconds, and a worker that shortened its search on such
+/// sleeps would sleep through jobs that a full search catches, each then
+/// waiting for a wake-up (docs/performance.md, "The search policy", measured
+/// a first version with no margin: its latency at 50-100 kHz was 3-30x
+/// rayon-core's). With four, a job every millisecond still halves the budget.
+const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
+
+/// A worker's progress towards sleep while it searches for work. A search
+/// starts with `Sleep::start_looking` and ends with `Sleep::work_found`,
+/// which hands back the worker's budget for its next search.
 pub(crate) struct IdleState {
     worker_index: usize,
     /// Fruitless rounds since the worker started looking (or was woken).
     rounds: u32,
+    /// Fruitless rounds before getting sleepy in this search.
+    budget: SearchBudget,
+    /// When the worker got sleepy (the start of its last round), while it is
+    /// sleepy.
+    sleepy_since: Option<Instant>,
     /// The JEC this worker saw when it got sleepy, or `NONE` while it is not
     /// sleepy.
     jobs_counter: JobsEventCounter,
@@ -66,13 +126,15 @@ impl IdleState {
     fn wake_fully(&mut self) {
         self.rounds = 0;
         self.jobs_counter = JobsEventCounter::NONE;
+        self.sleepy_since = None;
     }
 
     /// New work may have been posted while we were sleepy: get sleepy again
     /// after the next fruitless round, instead of starting over.
-    fn wake_partly(&mut self, rounds_until_sleepy: u32) {
-        self.rounds = rounds_until_sleepy;
+    fn wake_partly(&mut self) {
+        self.rounds = self.budget.0;
         self.jobs_counter = JobsEventCounter::NONE;
+        self.sleepy_since = None;
     }
 }
 
@@ -89,13 +151,23 @@ impl Sleep {
         }
     }
 
-    /// Worker `worker_index` ran out of work and starts searching.
+    /// The budget a worker starts with, and the most it can grow to: the
+    /// pool's `rounds_until_sleepy`.
+    pub(crate) fn full_search_budget(&self) -> SearchBudget {
+        SearchBudget(self.rounds_until_sleepy)
+    }
+
+    /// Worker `worker_index` ran out of work and starts searching, with the
+    /// budget its last search handed back.
     #[inline]
-    pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
+    pub(crate) fn start_looking(&self, worker_index: usize, budget: SearchBudget) -> IdleState {
+        debug_assert!((1..=self.rounds_until_sleepy).contains(&budget.0));
         self.counters.add_inactive_thread();
         IdleState {
             worker_index,
             rounds: 0,
+            budget,
+            sleepy_since: None,
             jobs_counter: JobsEventCounter::NONE,
         }
     }
@@ -105,13 +177,15 @@ impl Sleep {
     /// held work after the take: only then does it wake up to two sleepers to
     /// help. A lone job wakes nobody else: its poster already woke whoever it
     /// needed (see `new_jobs`), and helpers woken for nothing would only
-    /// search and go back to sleep.
+    /// search and go back to sleep. Ends the search, and returns the budget
+    /// for the worker's next one.
     #[inline]
-    pub(crate) fn work_found(&self, more_work_queued: bool) {
+    pub(crate) fn work_found(&self, idle_state: IdleState, more_work_queued: bool) -> SearchBudget {
         let threads_to_wake = self.counters.sub_inactive_thread();
         if more_work_queued {
             self.wake_any_threads(threads_to_wake);
         }
+        idle_state.budget
     }
 
     /// The searching worker found nothing in one round. `has_injected_jobs`
@@ -124,11 +198,12 @@ impl Sleep {
         latch: &CoreLatch,
         has_injected_jobs: impl FnOnce() -> bool,
     ) {
-        if idle_state.rounds < self.rounds_until_sleepy {
+        if idle_state.rounds < idle_state.budget.0 {
             thread::yield_now();
             idle_state.rounds += 1;
         } else if !idle_state.is_sleepy() {
             idle_state.jobs_counter = self.announce_sleepy();
+            idle_state.sleepy_since = Some(Instant::now());
             // Only an even JEC can stand for "nothing posted since I got
             // sleepy"; a poster makes it odd.
             debug_assert!(idle_state.jobs_counter.is_sleepy());
@@ -177,7 +252,9 @@ impl Sleep {
             if counters.jobs_counter() != idle_state.jobs_counter {
                 #[cfg(feature = "diagnostics")]
                 self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
-                idle_state.wake_partly(self.rounds_until_sleepy);
+                // Work arrives often enough to meet a sleepy worker.
+                idle_state.budget = self.full_search_budget();
+                idle_state.wake_partly();
                 latch.wake_up();
                 return;
             }
@@ -195,12 +272,28 @@ impl Sleep {
             // Nobody can have woken us: a waker needs our lock. Undo our own
             // increment.
             self.counters.sub_sleeping_thread();
+            idle_state.budget = self.full_search_budget();
         } else {
+            let blocked_at = Instant::now();
             *is_blocked = true;
             while *is_blocked {
                 is_blocked = sleep_state.wake_up.wait(is_blocked).unwrap();
             }
             drop(is_blocked);
+            debug_assert!(
+                idle_state.sleepy_since.is_some(),
+                "only a sleepy worker sleeps"
+            );
+            let last_round = idle_state
+                .sleepy_since
+                .map_or(Duration::ZERO, |sleepy_since| {
+                    blocked_at.duration_since(sleepy_since)
+                });
+            idle_state.budget = idle_state.budget.after_sleep(
+                blocked_at.elapsed(),
+                last_round,
+                self.full_search_budget(),
+            );
         }
 
         idle_state.wake_fully();

@@ -110,6 +110,11 @@ mod world {
     /// rayon-core's number.
     pub const DEFAULT_SEARCH_ROUNDS: u32 = 32;
 
+    /// The monotonic clock.
+    pub mod time {
+        pub use std::time::Instant;
+    }
+
     /// A fresh random number: `std`'s randomly keyed hasher over a counter,
     /// so that two calls (two pools, two workers) differ, and so do two runs
     /// of the process.
@@ -218,6 +223,11 @@ mod world {
         0
     }
 
+    /// A clock that stands still, for the same reason.
+    pub mod time {
+        pub use super::super::frozen_clock::Instant;
+    }
+
     /// Explores every interleaving of `body` within the bounds loom reads from
     /// its `LOOM_*` environment variables.
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
@@ -299,6 +309,11 @@ mod world {
         0
     }
 
+    /// A clock that stands still, for the same reason.
+    pub mod time {
+        pub use super::super::frozen_clock::Instant;
+    }
+
     /// Runs `body` under shuttle's random scheduler, `DROWSE_SHUTTLE_ITERATIONS`
     /// times (default 1000).
     pub fn model<F: Fn() + Send + Sync + 'static>(body: F) {
@@ -317,6 +332,9 @@ mod world {
 
 #[cfg(any(loom, shuttle))]
 pub mod model_queue;
+
+#[cfg(any(loom, shuttle))]
+mod frozen_clock;
 
 mod cell;
 
@@ -407,6 +425,14 @@ pub use world::{
     MutexGuard,
 };
 
+/// The clock that the search policy reads (`sleep::SearchBudget`, to tell a
+/// short sleep from a long one): `std::time::Instant` in the std world, and
+/// under the checkers an `Instant` that never moves, since a checker must
+/// replay the same choices. Lemma 0 of docs/proof.md shows that no budget,
+/// and so no reading of the clock, changes what the protocol does to shared
+/// memory.
+pub(crate) use world::time;
+
 mod per_execution;
 
 /// A one-time cell for statics: `std::sync::OnceLock` in the std world; one
@@ -444,8 +470,9 @@ pub const WORLD: &str = world::NAME;
 
 /// True under loom and shuttle. Only debug checks and examples may depend on
 /// it: the protocol and pool are the same code in every world. What differs
-/// between the worlds is this facade's primitives and three values it
-/// supplies, which the pool uses the same way in every world:
+/// between the worlds is this facade's primitives, its clock ([`time`],
+/// which stands still under the checkers) and three values it supplies,
+/// which the pool uses the same way in every world:
 /// `DEFAULT_SEARCH_ROUNDS` (32 in the std world, 1 under the checkers, which
 /// lemma 0 of docs/proof.md shows loses nothing), the parallelism a pool
 /// built with default settings gets (the machine's in the std world, 2 under
