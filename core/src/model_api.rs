@@ -58,7 +58,7 @@ impl ModelSleep {
 
     /// `Sleep::work_found`; ends the search.
     pub fn work_found(&self, idle_state: ModelIdle, more_work_queued: bool) {
-        self.0.work_found(idle_state.0, more_work_queued);
+        self.0.work_found(idle_state.0, || more_work_queued);
     }
 
     /// `Sleep::no_work_found`.

@@ -198,9 +198,12 @@ impl WorkerThread {
                 .sleep
                 .start_looking(self.index, self.search_budget.get());
             while !latch.probe() {
-                if let Some((job, more_work_queued)) = self.find_work() {
-                    self.search_budget
-                        .set(self.registry.sleep.work_found(idle_state, more_work_queued));
+                if let Some((job, source)) = self.find_work() {
+                    self.search_budget.set(
+                        self.registry
+                            .sleep
+                            .work_found(idle_state, || self.has_more_work(source)),
+                    );
                     // SAFETY: taken from a queue, so not run before.
                     unsafe { self.execute(job) };
                     // The job may have pushed local work.
@@ -215,7 +218,7 @@ impl WorkerThread {
             // The latch is set: whatever we were waiting for is the work we
             // found.
             self.search_budget
-                .set(self.registry.sleep.work_found(idle_state, false));
+                .set(self.registry.sleep.work_found(idle_state, || false));
             break;
         }
         mem::forget(abort);
@@ -230,19 +233,29 @@ impl WorkerThread {
     }
 
     /// A job from anywhere (our deque or broadcast queue, a random victim's
-    /// deque, the injector), and whether the queue it came from still held
-    /// work that other workers could take after the take (a broadcast
-    /// queue's jobs are this worker's alone, so they never count).
-    fn find_work(&self) -> Option<(JobRef, bool)> {
+    /// deque, the injector), and which queue it came from.
+    fn find_work(&self) -> Option<(JobRef, JobSource)> {
         if let Some(job) = self.take_local_job() {
-            return Some((job, !self.worker.is_empty()));
+            return Some((job, JobSource::Own));
         }
         if let Some((job, victim)) = self.steal() {
-            let victim_has_more = !self.registry.thread_infos[victim].stealer.is_empty();
-            return Some((job, victim_has_more));
+            return Some((job, JobSource::Victim(victim)));
         }
         let job = self.registry.pop_injected_job()?;
-        Some((job, self.registry.has_injected_job()))
+        Some((job, JobSource::Injector))
+    }
+
+    /// Whether `source` still holds work that other workers could take (a
+    /// broadcast queue's jobs are this worker's alone, so they never count).
+    /// Asked only when there are sleepers to wake: reading another queue's
+    /// ends costs a cache miss on a line its owner or pusher is writing, which
+    /// a flood of jobs would pay on every take.
+    fn has_more_work(&self, source: JobSource) -> bool {
+        match source {
+            JobSource::Own => !self.worker.is_empty(),
+            JobSource::Victim(victim) => !self.registry.thread_infos[victim].stealer.is_empty(),
+            JobSource::Injector => self.registry.has_injected_job(),
+        }
     }
 
     /// Steals the oldest job of some other worker, starting at a random one,
@@ -277,6 +290,17 @@ impl WorkerThread {
             hint::spin_loop();
         }
     }
+}
+
+/// The queue a job was found in.
+#[derive(Clone, Copy)]
+enum JobSource {
+    /// This worker's own deque or broadcast queue.
+    Own,
+    /// Another worker's deque.
+    Victim(usize),
+    /// The pool's injector.
+    Injector,
 }
 
 /// A small random number generator for picking victims. In the std world

@@ -174,15 +174,20 @@ impl Sleep {
 
     /// The searching worker found a job, or the latch it waited for was set.
     /// `more_work_queued` says whether the queue it took the job from still
-    /// held work after the take: only then does it wake up to two sleepers to
-    /// help. A lone job wakes nobody else: its poster already woke whoever it
-    /// needed (see `new_jobs`), and helpers woken for nothing would only
-    /// search and go back to sleep. Ends the search, and returns the budget
+    /// holds work (it is asked after the take, and only when someone sleeps):
+    /// only then does it wake up to two sleepers to help. A lone job wakes
+    /// nobody else: its poster already woke whoever it needed (see
+    /// `new_jobs`), and helpers woken for nothing would only search and go
+    /// back to sleep. Ends the search, and returns the budget
     /// for the worker's next one.
     #[inline]
-    pub(crate) fn work_found(&self, idle_state: IdleState, more_work_queued: bool) -> SearchBudget {
+    pub(crate) fn work_found(
+        &self,
+        idle_state: IdleState,
+        more_work_queued: impl FnOnce() -> bool,
+    ) -> SearchBudget {
         let threads_to_wake = self.counters.sub_inactive_thread();
-        if more_work_queued {
+        if threads_to_wake > 0 && more_work_queued() {
             self.wake_any_threads(threads_to_wake);
         }
         idle_state.budget
