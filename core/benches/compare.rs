@@ -12,6 +12,7 @@
 //! compare --list
 //! compare --callgrind-fib drowse|rayon|serial N
 //! compare --callgrind-scope drowse|rayon N
+//! compare --callgrind-tree drowse|rayon SUMS
 //! ```
 //!
 //! Output: `#` lines describe the run; with `--samples`, one `sample` line
@@ -21,8 +22,9 @@
 //! <spread>`, the spread being the p25-p75 of the per-round ratios.
 //! `--callgrind-fib` computes fib(N) with a join at every call on a 1-thread
 //! pool (or serially) and exits; `--callgrind-scope` runs one scope that
-//! spawns N jobs on a 1-thread pool, from outside it, and exits. `ci/bench`
-//! runs both under callgrind.
+//! spawns N jobs on a 1-thread pool, from outside it, and exits;
+//! `--callgrind-tree` sums the 1023-node tree SUMS times inside one `install`
+//! on a 1-thread pool. `ci/bench` runs them under callgrind.
 
 mod common;
 mod plot;
@@ -43,7 +45,8 @@ usage: compare [--quick] [--threads N] [--only NAME,...] [--samples] [--plot SVG
        compare --callgrind-program tsp|quicksort|mergesort|life|nbody drowse|rayon
        compare [--drowse-search-rounds N] --callgrind-sparse drowse|rayon THREADS JOBS
        compare --callgrind-fib drowse|rayon|serial N
-       compare --callgrind-scope drowse|rayon N";
+       compare --callgrind-scope drowse|rayon N
+       compare --callgrind-tree drowse|rayon SUMS";
 
 /// The argument of fib in the join benchmarks (121,392 joins).
 const FIB_N: u32 = 25;
@@ -828,6 +831,37 @@ fn callgrind_fib(pool: &str, n: u32) {
     );
 }
 
+/// `sums` sums of the 1023-node tree inside one `install` on a 1-thread
+/// pool (the `tree1023_1t` row's work); the pool's thread has exited when
+/// this returns.
+fn callgrind_tree(pool: &str, sums: u32) {
+    fn on_pool<P: Pool>(sums: u32) {
+        let tree = Node::tree(common::TREE_LEVELS);
+        let pool = Started::<P>::new(1);
+        let total = pool.pool().install(|| {
+            (0..sums)
+                .map(|_| common::tree_sum::<P>(black_box(&tree)))
+                .sum::<u64>()
+        });
+        pool.finish();
+        assert_eq!(
+            total,
+            u64::from(sums) * 1023 * 1024 / 2,
+            "{}: wrong tree sum",
+            P::NAME
+        );
+    }
+    match pool {
+        "drowse" => on_pool::<Drowse>(sums),
+        "rayon" | "rayon-core" => on_pool::<Rayon>(sums),
+        other => {
+            eprintln!("compare: --callgrind-tree takes drowse or rayon, not '{other}'");
+            exit(2)
+        }
+    }
+    println!("callgrind-tree\t{pool}\t{sums}");
+}
+
 /// One scope spawning `n` jobs on a 1-thread pool, from outside the pool;
 /// the pool's thread has exited when this returns.
 fn callgrind_scope(pool: &str, n: usize) {
@@ -1005,6 +1039,16 @@ fn main() {
                     exit(2)
                 });
                 callgrind_fib(&pool, n);
+                return;
+            }
+            "--callgrind-tree" => {
+                let pool = value_of(&mut args, "--callgrind-tree");
+                let text = value_of(&mut args, "--callgrind-tree");
+                let sums = text.parse().unwrap_or_else(|_| {
+                    eprintln!("compare: --callgrind-tree needs a number, not '{text}'");
+                    exit(2)
+                });
+                callgrind_tree(&pool, sums);
                 return;
             }
             "--callgrind-scope" => {
