@@ -178,8 +178,8 @@ impl Sleep {
     /// only then does it wake up to two sleepers to help. A lone job wakes
     /// nobody else: its poster already woke whoever it needed (see
     /// `new_jobs`), and helpers woken for nothing would only search and go
-    /// back to sleep. Ends the search, and returns the budget
-    /// for the worker's next one.
+    /// back to sleep. Ends the search, and returns the budget for the
+    /// worker's next one.
     #[inline]
     pub(crate) fn work_found(
         &self,
