@@ -168,6 +168,20 @@ enum Which {
     Rayon,
 }
 
+/// The pool a command-line value names (`drowse`, or `rayon` /
+/// `rayon-core`); any other value ends the process with a message naming
+/// `option`.
+fn which_pool(option: &str, name: &str) -> Which {
+    match name {
+        "drowse" => Which::Drowse,
+        "rayon" | "rayon-core" => Which::Rayon,
+        other => {
+            eprintln!("compare: {option} takes drowse or rayon, not '{other}'");
+            exit(2)
+        }
+    }
+}
+
 /// Calls the generic measurement `$f::<Drowse>` or `$f::<Rayon>`.
 macro_rules! by_pool {
     ($which:expr, $f:ident, $arg:expr) => {
@@ -851,14 +865,7 @@ fn callgrind_tree(pool: &str, sums: u32) {
             P::NAME
         );
     }
-    match pool {
-        "drowse" => on_pool::<Drowse>(sums),
-        "rayon" | "rayon-core" => on_pool::<Rayon>(sums),
-        other => {
-            eprintln!("compare: --callgrind-tree takes drowse or rayon, not '{other}'");
-            exit(2)
-        }
-    }
+    by_pool!(which_pool("--callgrind-tree", pool), on_pool, sums);
     println!("callgrind-tree\t{pool}\t{sums}");
 }
 
@@ -870,14 +877,7 @@ fn callgrind_scope(pool: &str, n: usize) {
         common::scope_spawns(pool.pool(), black_box(n));
         pool.finish();
     }
-    match pool {
-        "drowse" => on_pool::<Drowse>(n),
-        "rayon" | "rayon-core" => on_pool::<Rayon>(n),
-        other => {
-            eprintln!("compare: --callgrind-scope takes drowse or rayon, not '{other}'");
-            exit(2)
-        }
-    }
+    by_pool!(which_pool("--callgrind-scope", pool), on_pool, n);
     println!("callgrind-scope\t{pool}\t{n}");
 }
 
@@ -893,13 +893,9 @@ fn callgrind_sparse(pool: &str, threads: usize, jobs: usize) {
         thread::sleep(SETTLE);
         pool.finish();
     }
-    match pool {
-        "drowse" => on_pool::<Drowse>(threads, jobs),
-        "rayon" | "rayon-core" => on_pool::<Rayon>(threads, jobs),
-        other => {
-            eprintln!("compare: --callgrind-sparse takes drowse or rayon, not '{other}'");
-            exit(2)
-        }
+    match which_pool("--callgrind-sparse", pool) {
+        Which::Drowse => on_pool::<Drowse>(threads, jobs),
+        Which::Rayon => on_pool::<Rayon>(threads, jobs),
     }
     println!("callgrind-sparse\t{pool}\t{threads}\t{jobs}");
 }
@@ -973,16 +969,7 @@ fn main() {
                     }
                 };
             }
-            "--pool" => {
-                options.pool = match value_of(&mut args, "--pool").as_str() {
-                    "drowse" => Some(Which::Drowse),
-                    "rayon" | "rayon-core" => Some(Which::Rayon),
-                    other => {
-                        eprintln!("compare: --pool takes drowse or rayon, not '{other}'");
-                        exit(2)
-                    }
-                }
-            }
+            "--pool" => options.pool = Some(which_pool("--pool", &value_of(&mut args, "--pool"))),
             "--plot" => options.plot = Some(value_of(&mut args, "--plot")),
             "--drowse-search-rounds" => {
                 let text = value_of(&mut args, "--drowse-search-rounds");
