@@ -2,7 +2,7 @@
 //!
 //! This crate is named `rayon-core` so that a project that uses `rayon` can
 //! swap the real rayon-core for Drowse with `[patch.crates-io]` (the steps
-//! are in Drowse's README, "Replacing rayon-core"). It adds no code of its
+//! are in Drowse's README, "Use it under rayon"). It adds no code of its
 //! own: every item below is Drowse's, re-exported under the path that
 //! rayon-core 1.13 gives it. The list is rayon-core's root module, item for
 //! item, and nothing more, so that code which builds against this crate

@@ -52,7 +52,7 @@ macro_rules! checker_feature_missing {
             "package, `rayon-core = { version = \"1.13\", features = [\"",
             $checker,
             "\"] }` ",
-            "(README.md, \"Model-checking rayon code\")"
+            "(docs/checking.md, \"Model-checking rayon code\")"
         ));
     };
 }
@@ -410,7 +410,7 @@ fn outside_model() -> ! {
          call is inside one, your crate depends on another version of {world}: cargo treats \
          each minor version as another crate, and Drowse cannot see its models; depend on \
          {world} = \"{version}\" (`cargo tree -i {world}` must show one {world} {version}.x). \
-         See README.md, \"Model-checking rayon code\"."
+         See docs/checking.md, \"Model-checking rayon code\"."
     )
 }
 
