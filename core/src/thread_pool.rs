@@ -1,5 +1,6 @@
 //! `ThreadPool`: a handle to a pool built by `ThreadPoolBuilder`.
 
+use crate::lifecycle::CountdownWaiter;
 use crate::registry::{Registry, RegistryKind, WorkerThread};
 #[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
@@ -15,6 +16,9 @@ use std::fmt;
 pub struct ThreadPool {
     registry: Arc<Registry>,
     threads: Vec<thread::JoinHandle<()>>,
+    /// The one right to wait for the workers to stop; taken by
+    /// `shutdown_and_wait`.
+    stopped: Option<CountdownWaiter>,
 }
 
 impl ThreadPool {
@@ -33,6 +37,7 @@ impl ThreadPool {
         Ok(ThreadPool {
             registry: started.registry,
             threads: started.threads,
+            stopped: Some(started.stopped),
         })
     }
 
@@ -184,6 +189,7 @@ impl ThreadPool {
     /// for a last look.
     fn shutdown_and_wait_for_registry(mut self) -> Arc<Registry> {
         let threads = std::mem::take(&mut self.threads);
+        let stopped = self.stopped.take().expect("taken only here");
         let registry = Arc::clone(&self.registry);
         let own_handed_out_worker = registry.with_current_thread(|worker_thread| {
             worker_thread.is_some_and(|worker_thread| registry.is_handed_out(worker_thread.index()))
@@ -200,10 +206,7 @@ impl ThreadPool {
             // A worker of another pool must not block: it waits by running
             // its own pool's jobs. Without handles (a spawn handler started
             // the threads) only the countdown tells when they are done.
-            // SAFETY: the one wait for this registry: `self` was the pool's
-            // only handle (`ThreadPool` is not `Clone`), consumed here, and
-            // a pool whose build succeeded had no failed-build cleanup.
-            unsafe { registry.wait_until_stopped() };
+            registry.wait_until_stopped(stopped);
         }
         for handle in threads {
             // A worker's panics are caught inside it (handler or abort), so
