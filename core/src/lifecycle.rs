@@ -8,7 +8,7 @@
 //! without running. The global pool also has a "started" countdown, which
 //! `build_global` waits on.
 
-use crate::latch::{CoreLatch, Latch, LockLatch};
+use crate::latch::{CoreLatch, LockLatch};
 use crate::registry::{Registry, WorkerThread};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::{Arc, UnsafeCell};
@@ -54,10 +54,8 @@ enum Waiter {
 impl Waiter {
     fn wake(self) {
         match self {
-            Waiter::Blocking(latch) => {
-                // SAFETY: `latch` is live: we hold a reference to it.
-                unsafe { LockLatch::set(&*latch) }
-            }
+            // Our own reference keeps the latch alive through the set.
+            Waiter::Blocking(latch) => latch.set(),
             Waiter::Stealing {
                 latch,
                 registry,

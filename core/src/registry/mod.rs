@@ -8,7 +8,7 @@
 
 use crate::builder::{ErrorKind, PanicHandler, ThreadHandler};
 use crate::job::{steal_until_settled, JobFifo, JobRef, StackJob};
-use crate::latch::{LockLatch, OnceLatch, SpinLatch};
+use crate::latch::{OnceLatch, OutsideLatch, SpinLatch};
 use crate::lifecycle::{CountdownWaiter, WorkerCountdown, WorkerLifetime};
 use crate::sleep::Sleep;
 #[cfg(feature = "diagnostics")]
@@ -389,12 +389,14 @@ impl Registry {
         OP: FnOnce(&WorkerThread, bool) -> R + Send,
         R: Send,
     {
-        let job = StackJob::new(run_injected(op), LockLatch::new());
-        // SAFETY: `job` stays on this stack until its latch is set below.
-        self.inject(unsafe { job.as_job_ref() });
-        job.latch.wait_and_reset();
-        // SAFETY: the latch was set.
-        unsafe { job.into_result() }
+        OutsideLatch::with_current_thread(|latch| {
+            let job = StackJob::new(run_injected(op), latch);
+            // SAFETY: `job` stays on this stack until its latch is set below.
+            self.inject(unsafe { job.as_job_ref() });
+            job.latch.wait_and_reset();
+            // SAFETY: the latch was set.
+            unsafe { job.into_result() }
+        })
     }
 
     #[cold]
