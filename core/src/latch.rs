@@ -260,11 +260,14 @@ impl OutsideLatch<'_> {
     /// while the thread's thread-locals are being destroyed.
     pub(crate) fn with_current_thread<R>(f: impl FnOnce(OutsideLatch<'_>) -> R) -> R {
         let mut f = Some(f);
+        // `ok()`: the error is dropped within this statement, ending its
+        // borrow of `f` (the checkers' error types have drop glue).
         let reused = THREAD_LOCK_LATCH
-            .try_with(|latch| (f.take().expect("called once"))(OutsideLatch { latch }));
+            .try_with(|latch| (f.take().expect("called once"))(OutsideLatch { latch }))
+            .ok();
         match reused {
-            Ok(result) => result,
-            Err(_) => (f.take().expect("not called: the thread-local is gone"))(OutsideLatch {
+            Some(result) => result,
+            None => (f.take().expect("not called: the thread-local is gone"))(OutsideLatch {
                 latch: &Arc::new(LockLatch::new()),
             }),
         }

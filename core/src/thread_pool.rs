@@ -15,9 +15,20 @@ use std::fmt;
 /// for them.
 pub struct ThreadPool {
     registry: Arc<Registry>,
+    // `threads` and `stopped` are read only by the opt-in shutdown methods
+    // (features `extensions`, `diagnostics`); without them the workers exit
+    // on their own once the pool is dropped.
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
     threads: Vec<thread::JoinHandle<()>>,
     /// The one right to wait for the workers to stop; taken by
     /// `shutdown_and_wait`.
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
     stopped: Option<CountdownWaiter>,
 }
 
@@ -170,6 +181,7 @@ impl ThreadPool {
     /// When called from one of this pool's other workers (say from a spawned
     /// job that owns the handle): a worker cannot wait for itself to stop.
     /// The pool is still ended.
+    #[cfg(feature = "extensions")]
     pub fn shutdown_and_wait(self) {
         self.shutdown_and_wait_for_registry();
     }
@@ -187,6 +199,10 @@ impl ThreadPool {
 
     /// Ends the pool, waits for its workers, and hands back the registry
     /// for a last look.
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
     fn shutdown_and_wait_for_registry(mut self) -> Arc<Registry> {
         let threads = std::mem::take(&mut self.threads);
         let stopped = self.stopped.take().expect("taken only here");

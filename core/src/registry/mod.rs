@@ -241,6 +241,11 @@ impl Registry {
     }
 
     /// Whether every worker handed out has finished its main loop.
+    // Read by the opt-in shutdown methods (see `ThreadPool`'s fields).
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
     pub(crate) fn has_stopped(&self) -> bool {
         self.stopped.is_done()
     }
