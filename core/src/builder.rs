@@ -343,6 +343,7 @@ impl<S> ThreadPoolBuilder<S> {
     ///     .unwrap_err();
     /// assert!(error.to_string().contains("at least 1"));
     /// ```
+    #[cfg(feature = "extensions")]
     pub fn search_rounds_before_sleep(mut self, rounds: u32) -> Self {
         self.search_rounds = rounds;
         self

@@ -22,7 +22,7 @@
 
 use crate::registry::{Registry, WakeInFlight};
 use crate::sync::atomic::{AtomicUsize, Ordering};
-use crate::sync::{Arc, Condvar, Mutex};
+use crate::sync::{thread_local, Arc, Condvar, Mutex};
 use std::fmt;
 
 /// A latch's owner is not trying to sleep.
@@ -198,6 +198,15 @@ impl Latch for SpinLatch<'_> {
 }
 
 /// A latch for threads outside the pool: they block on a mutex and condvar.
+///
+/// Always shared through an `Arc`, and set only through an `Arc` of the
+/// setter's own ([`LockLatch::set`] takes `&self`, which must stay live for
+/// the whole call): the owner may return, and drop what it waited on, as
+/// soon as it sees the set under the mutex, which can be before the setter
+/// has finished unlocking it (std's futex mutex swaps its state word, then
+/// issues a wake-up on that word's address). A setter's own reference keeps
+/// the mutex alive until its unlock has returned. See [`OutsideLatch`] for
+/// the jobs of threads outside the pool, and docs/proof.md, "Latches".
 pub(crate) struct LockLatch {
     is_set: Mutex<bool>,
     changed: Condvar,
@@ -219,17 +228,68 @@ impl LockLatch {
         }
         *is_set = false;
     }
+
+    /// Sets the latch, waking its owner. Every access of the latch, the
+    /// mutex's unlock included, is through `&self`, which the caller keeps
+    /// live until this returns (an `Arc` of its own; see the type's docs).
+    pub(crate) fn set(&self) {
+        let mut is_set = self.is_set.lock().unwrap();
+        *is_set = true;
+        self.changed.notify_all();
+    }
 }
 
-impl Latch for LockLatch {
+// The `LockLatch` of each thread outside the pools, reused by each of its
+// `install`-style calls (`in_worker_cold`), as rayon-core does, so that
+// those calls allocate nothing. Through the facade: in the checker worlds
+// each model thread has its own (a std thread-local would be shared by all
+// the model threads of a process).
+thread_local! {
+    static THREAD_LOCK_LATCH: Arc<LockLatch> = Arc::new(LockLatch::new());
+}
+
+/// The latch a thread outside the pool waits on for a job it injected: a
+/// borrow of an `Arc<LockLatch>` that outlives the wait (the thread's own,
+/// see [`OutsideLatch::with_current_thread`]).
+pub(crate) struct OutsideLatch<'a> {
+    latch: &'a Arc<LockLatch>,
+}
+
+impl OutsideLatch<'_> {
+    /// Runs `f` with this thread's latch: its reused one, or a fresh one
+    /// while the thread's thread-locals are being destroyed.
+    pub(crate) fn with_current_thread<R>(f: impl FnOnce(OutsideLatch<'_>) -> R) -> R {
+        let mut f = Some(f);
+        // `ok()`: the error is dropped within this statement, ending its
+        // borrow of `f` (the checkers' error types have drop glue).
+        let reused = THREAD_LOCK_LATCH
+            .try_with(|latch| (f.take().expect("called once"))(OutsideLatch { latch }))
+            .ok();
+        match reused {
+            Some(result) => result,
+            None => (f.take().expect("not called: the thread-local is gone"))(OutsideLatch {
+                latch: &Arc::new(LockLatch::new()),
+            }),
+        }
+    }
+
+    /// Blocks until the latch is set, then unsets it for the next wait.
+    pub(crate) fn wait_and_reset(&self) {
+        self.latch.wait_and_reset();
+    }
+}
+
+impl Latch for OutsideLatch<'_> {
     unsafe fn set(this: *const Self) {
-        // SAFETY: `this` is live while we hold its mutex: the owner can only
-        // observe the set, and so free the latch, after taking the mutex
-        // itself, which waits for our guard to drop.
-        let this = unsafe { &*this };
-        let mut is_set = this.is_set.lock().unwrap();
-        *is_set = true;
-        this.changed.notify_all();
+        // SAFETY: `*this`, and the `Arc` it borrows, are live until the owner
+        // has seen the set (the caller's contract), which happens inside
+        // `LockLatch::set` below, after this read: the setter's own
+        // reference is taken while the owner still waits.
+        let latch = Arc::clone(unsafe { (*this).latch });
+        // Nothing of `*this` is touched from here on: the set, the notify
+        // and the unlock go through `latch`, which keeps the mutex alive
+        // until it is dropped, after `set` has returned.
+        latch.set();
     }
 }
 
@@ -284,8 +344,9 @@ enum CountLatchKind {
         registry: Arc<Registry>,
         worker_index: usize,
     },
-    /// The owner is not a worker thread.
-    Blocking { lock_latch: LockLatch },
+    /// The owner is not a worker thread. Its own latch, shared with the
+    /// setter for the length of the set (see `LockLatch`).
+    Blocking { lock_latch: Arc<LockLatch> },
 }
 
 impl CountLatch {
@@ -308,7 +369,7 @@ impl CountLatch {
                 worker_index: owner.index(),
             },
             None => CountLatchKind::Blocking {
-                lock_latch: LockLatch::new(),
+                lock_latch: Arc::new(LockLatch::new()),
             },
         };
         CountLatch {
@@ -377,10 +438,12 @@ impl Latch for CountLatch {
                 }
             }
             CountLatchKind::Blocking { lock_latch } => {
-                let lock_latch: *const LockLatch = lock_latch;
-                // SAFETY: live until the owner has seen the set, which
-                // `LockLatch::set` makes happen only after its last access.
-                unsafe { LockLatch::set(lock_latch) }
+                // A reference of our own, taken while the owner still waits
+                // (`*this` is live: the inner latch is unset); nothing of
+                // `*this` is touched after it, and it keeps the mutex alive
+                // through the unlock at the end of `set`.
+                let lock_latch = Arc::clone(lock_latch);
+                lock_latch.set();
             }
         }
     }

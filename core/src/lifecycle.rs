@@ -8,7 +8,7 @@
 //! without running. The global pool also has a "started" countdown, which
 //! `build_global` waits on.
 
-use crate::latch::{CoreLatch, Latch, LockLatch};
+use crate::latch::{CoreLatch, LockLatch};
 use crate::registry::{Registry, WorkerThread};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::{Arc, UnsafeCell};
@@ -33,7 +33,7 @@ pub(crate) struct WorkerCountdown {
 }
 
 // SAFETY: the state is atomic; the waiter slot is written only by the one
-// waiter before it publishes the flag (release) and read only by the one
+// waiter (the holder of the one `CountdownWaiter`) before it publishes the flag (release) and read only by the one
 // worker that saw the flag with the count reaching zero (acquire), or by the
 // waiter itself when no worker can read it any more; so no two threads
 // touch it at once, and `Waiter` is `Send` (`Arc`s of `Sync` types).
@@ -54,10 +54,8 @@ enum Waiter {
 impl Waiter {
     fn wake(self) {
         match self {
-            Waiter::Blocking(latch) => {
-                // SAFETY: `latch` is live: we hold a reference to it.
-                unsafe { LockLatch::set(&*latch) }
-            }
+            // Our own reference keeps the latch alive through the set.
+            Waiter::Blocking(latch) => latch.set(),
             Waiter::Stealing {
                 latch,
                 registry,
@@ -74,12 +72,18 @@ impl Waiter {
 }
 
 impl WorkerCountdown {
-    pub(crate) fn new(count: usize) -> Self {
+    /// A countdown of `count` workers, and the one handle that may ever wait
+    /// for it.
+    pub(crate) fn new(count: usize) -> (Arc<WorkerCountdown>, CountdownWaiter) {
         debug_assert!(count < WAITER_REGISTERED);
-        WorkerCountdown {
+        let countdown = Arc::new(WorkerCountdown {
             state: AtomicUsize::new(count),
             waiter: UnsafeCell::new(None),
-        }
+        });
+        let waiter = CountdownWaiter {
+            countdown: Arc::clone(&countdown),
+        };
+        (countdown, waiter)
     }
 
     /// One worker is done; the last one wakes the waiter, if it is there.
@@ -101,25 +105,29 @@ impl WorkerCountdown {
     pub(crate) fn is_done(&self) -> bool {
         self.state.load(Ordering::Acquire) & !WAITER_REGISTERED == 0
     }
+}
 
-    /// Waits until the count is zero: blocked when `current` is `None`,
-    /// running the jobs of `current`'s own pool otherwise.
-    ///
-    /// # Safety
-    /// - `current` must be the current thread's worker, if any;
-    /// - at most one call of `wait` may ever be made on a countdown: the
-    ///   waiter's slot holds one waiter, written without a lock, so a second
-    ///   call would race with the first on it (and with the last worker that
-    ///   reads it).
-    pub(crate) unsafe fn wait(&self, current: Option<&WorkerThread>) {
-        if self.is_done() {
+/// The right to wait for a [`WorkerCountdown`], once: made with the
+/// countdown by [`WorkerCountdown::new`], not `Clone`, and consumed by
+/// [`wait`](Self::wait). The countdown's waiter slot is written without a
+/// lock, which is sound only with one waiter ever; owning this handle is that
+/// proof, so no caller carries the rule.
+pub(crate) struct CountdownWaiter {
+    countdown: Arc<WorkerCountdown>,
+}
+
+impl CountdownWaiter {
+    /// Waits until the count is zero: blocked outside any pool, running the
+    /// jobs of its own pool on a worker (of any pool: waiting for its own
+    /// pool's workers would wait for itself, which the callers rule out).
+    pub(crate) fn wait(self) {
+        if self.countdown.is_done() {
             return;
         }
-        match current {
+        WorkerThread::with_current(|current| match current {
             None => {
                 let latch = Arc::new(LockLatch::new());
-                // SAFETY: the caller makes the one call of `wait`.
-                if unsafe { self.register(Waiter::Blocking(Arc::clone(&latch))) } {
+                if self.register(Waiter::Blocking(Arc::clone(&latch))) {
                     latch.wait_and_reset();
                 }
             }
@@ -130,40 +138,53 @@ impl WorkerCountdown {
                     registry: Arc::clone(worker_thread.registry()),
                     worker_index: worker_thread.index(),
                 };
-                // SAFETY: the caller makes the one call of `wait`.
-                if unsafe { self.register(waiter) } {
-                    // SAFETY: the caller guarantees `worker_thread` is the
-                    // current thread's worker; the latch is its to wait on.
+                if self.register(waiter) {
+                    // SAFETY: `worker_thread` is the current thread's worker
+                    // (`with_current`); the latch is its to wait on.
                     unsafe { worker_thread.wait_until(&*latch) };
                 }
             }
-        }
+        })
     }
 
     /// Publishes `waiter`. False when the count was already zero: then nobody
-    /// will wake it, and the caller must not wait.
-    ///
-    /// # Safety
-    /// Called at most once on a countdown (see `wait`).
-    unsafe fn register(&self, waiter: Waiter) -> bool {
-        // SAFETY: only the one waiter (the caller's contract) writes the
-        // slot, and only before the flag is set; workers read it only after
-        // seeing the flag.
-        self.waiter.with_mut(|slot| unsafe {
+    /// will wake it, and the caller must not wait. Called once: `wait`
+    /// consumes the one handle.
+    fn register(&self, waiter: Waiter) -> bool {
+        let countdown = &*self.countdown;
+        // SAFETY: only the holder of the one `CountdownWaiter` writes the
+        // slot, once (`wait` consumes it), and before the flag is set;
+        // workers read it only after seeing the flag.
+        countdown.waiter.with_mut(|slot| unsafe {
             debug_assert!((*slot).is_none(), "a countdown got a second waiter");
             *slot = Some(waiter)
         });
         // Release: the slot's contents are visible to the last worker.
-        let before = self.state.fetch_or(WAITER_REGISTERED, Ordering::AcqRel);
+        let before = countdown
+            .state
+            .fetch_or(WAITER_REGISTERED, Ordering::AcqRel);
         debug_assert_eq!(before & WAITER_REGISTERED, 0, "a second waiter");
         if before == 0 {
             // Every worker was done already; none will read the slot again.
             // SAFETY: as above.
-            let unused = self.waiter.with_mut(|slot| unsafe { (*slot).take() });
+            let unused = countdown.waiter.with_mut(|slot| unsafe { (*slot).take() });
             drop(unused);
             return false;
         }
         true
+    }
+
+    /// Whether this is `countdown`'s waiter.
+    pub(crate) fn is_for(&self, countdown: &Arc<WorkerCountdown>) -> bool {
+        Arc::ptr_eq(&self.countdown, countdown)
+    }
+}
+
+impl fmt::Debug for CountdownWaiter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CountdownWaiter")
+            .field("countdown", &*self.countdown)
+            .finish()
     }
 }
 

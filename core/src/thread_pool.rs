@@ -1,5 +1,6 @@
 //! `ThreadPool`: a handle to a pool built by `ThreadPoolBuilder`.
 
+use crate::lifecycle::CountdownWaiter;
 use crate::registry::{Registry, RegistryKind, WorkerThread};
 #[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
@@ -14,7 +15,21 @@ use std::fmt;
 /// for them.
 pub struct ThreadPool {
     registry: Arc<Registry>,
+    // `threads` and `stopped` are read only by the opt-in shutdown methods
+    // (features `extensions`, `diagnostics`); without them the workers exit
+    // on their own once the pool is dropped.
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
     threads: Vec<thread::JoinHandle<()>>,
+    /// The one right to wait for the workers to stop; taken by
+    /// `shutdown_and_wait`.
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
+    stopped: Option<CountdownWaiter>,
 }
 
 impl ThreadPool {
@@ -33,6 +48,7 @@ impl ThreadPool {
         Ok(ThreadPool {
             registry: started.registry,
             threads: started.threads,
+            stopped: Some(started.stopped),
         })
     }
 
@@ -165,6 +181,7 @@ impl ThreadPool {
     /// When called from one of this pool's other workers (say from a spawned
     /// job that owns the handle): a worker cannot wait for itself to stop.
     /// The pool is still ended.
+    #[cfg(feature = "extensions")]
     pub fn shutdown_and_wait(self) {
         self.shutdown_and_wait_for_registry();
     }
@@ -182,8 +199,13 @@ impl ThreadPool {
 
     /// Ends the pool, waits for its workers, and hands back the registry
     /// for a last look.
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
     fn shutdown_and_wait_for_registry(mut self) -> Arc<Registry> {
         let threads = std::mem::take(&mut self.threads);
+        let stopped = self.stopped.take().expect("taken only here");
         let registry = Arc::clone(&self.registry);
         let own_handed_out_worker = registry.with_current_thread(|worker_thread| {
             worker_thread.is_some_and(|worker_thread| registry.is_handed_out(worker_thread.index()))
@@ -200,10 +222,7 @@ impl ThreadPool {
             // A worker of another pool must not block: it waits by running
             // its own pool's jobs. Without handles (a spawn handler started
             // the threads) only the countdown tells when they are done.
-            // SAFETY: the one wait for this registry: `self` was the pool's
-            // only handle (`ThreadPool` is not `Clone`), consumed here, and
-            // a pool whose build succeeded had no failed-build cleanup.
-            unsafe { registry.wait_until_stopped() };
+            registry.wait_until_stopped(stopped);
         }
         for handle in threads {
             // A worker's panics are caught inside it (handler or abort), so

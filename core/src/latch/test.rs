@@ -81,12 +81,36 @@ fn lock_latch_wakes_its_waiter_and_resets() {
     crate::sync::model(|| {
         let latch = Arc::new(LockLatch::new());
         let setter_latch = Arc::clone(&latch);
-        let setter = thread::spawn(move || {
-            // SAFETY: the Arc keeps the latch live.
-            unsafe { Latch::set(&*setter_latch) }
-        });
+        let setter = thread::spawn(move || setter_latch.set());
         latch.wait_and_reset();
         setter.join().unwrap();
         assert!(!*latch.is_set.lock().unwrap(), "reset for the next use");
+    });
+}
+
+#[test]
+fn outside_latch_is_the_threads_own_and_reused() {
+    crate::sync::model(|| {
+        for _ in 0..2 {
+            OutsideLatch::with_current_thread(|latch| {
+                // The job that would carry the latch, reduced to it: set by
+                // another thread through a raw pointer, as a job's is. (An
+                // address: loom has no scoped threads.)
+                let address = &latch as *const OutsideLatch<'_> as usize;
+                let setter = thread::spawn(move || {
+                    // SAFETY: `latch` lives on the frame below, which waits
+                    // for this set and then joins this thread.
+                    unsafe { Latch::set(address as *const OutsideLatch<'static>) }
+                });
+                latch.wait_and_reset();
+                setter.join().unwrap();
+            });
+        }
+        // Both waits used this thread's one latch, which the reset left
+        // unset (a set latch would let the next wait return early).
+        let first = OutsideLatch::with_current_thread(|latch| Arc::clone(latch.latch));
+        let second = OutsideLatch::with_current_thread(|latch| Arc::clone(latch.latch));
+        assert!(Arc::ptr_eq(&first, &second), "one latch per thread");
+        assert!(!*first.is_set.lock().unwrap(), "reset for the next use");
     });
 }

@@ -45,11 +45,13 @@ pub(crate) fn init_global_registry<S: ThreadSpawn>(
         ErrorKind::GlobalPoolAlreadyInitialized,
     ));
     let mut panic = None;
+    let mut started_waiter = None;
     let slot = GLOBAL_REGISTRY.get_or_init(|| {
         match unwind::halt_unwinding(|| Registry::start(builder, RegistryKind::Global)) {
             Ok(Ok(started)) => {
                 // The global pool's threads are detached: nobody joins them.
                 outcome = Ok(());
+                started_waiter = started.started;
                 Ok(started.registry)
             }
             Ok(Err(error)) => {
@@ -67,10 +69,12 @@ pub(crate) fn init_global_registry<S: ThreadSpawn>(
         unwind::resume_unwinding(payload);
     }
     outcome?;
-    let registry = slot.as_ref().expect("built just now");
-    // SAFETY: the one wait for the global registry's starts: only the thread
-    // whose closure built it (here, `outcome` is `Ok`) gets this far.
-    unsafe { registry.wait_until_started() };
+    debug_assert!(slot.is_ok(), "built just now");
+    // The one wait for the global registry's starts, by the thread whose
+    // closure built it (`outcome` is `Ok`).
+    started_waiter
+        .expect("the global registry counts starts")
+        .wait();
     Ok(())
 }
 

@@ -8,8 +8,8 @@
 
 use crate::builder::{ErrorKind, PanicHandler, ThreadHandler};
 use crate::job::{steal_until_settled, JobFifo, JobRef, StackJob};
-use crate::latch::{LockLatch, OnceLatch, SpinLatch};
-use crate::lifecycle::{WorkerCountdown, WorkerLifetime};
+use crate::latch::{OnceLatch, OutsideLatch, SpinLatch};
+use crate::lifecycle::{CountdownWaiter, WorkerCountdown, WorkerLifetime};
 use crate::sleep::Sleep;
 #[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
@@ -78,6 +78,12 @@ pub(crate) struct StartedRegistry {
     pub(crate) registry: Arc<Registry>,
     /// The threads the default spawn started; empty with a spawn handler.
     pub(crate) threads: Vec<thread::JoinHandle<()>>,
+    /// The one right to wait until the workers have stopped (for
+    /// [`Registry::wait_until_stopped`]).
+    pub(crate) stopped: CountdownWaiter,
+    /// For the global registry: the one right to wait until the workers have
+    /// started.
+    pub(crate) started: Option<CountdownWaiter>,
 }
 
 /// Whether a registry is the global one, which `build_global` waits on until
@@ -116,6 +122,14 @@ impl Registry {
             .collect();
         let broadcasts: Vec<Worker<JobRef>> =
             (0..num_threads).map(|_| Worker::new_fifo()).collect();
+        let (stopped, stopped_waiter) = WorkerCountdown::new(handed_out);
+        let (started, started_waiter) = match kind {
+            RegistryKind::Global => {
+                let (started, waiter) = WorkerCountdown::new(handed_out);
+                (Some(started), Some(waiter))
+            }
+            RegistryKind::Local => (None, None),
+        };
         let registry = Arc::new(Registry {
             thread_infos: workers
                 .iter()
@@ -133,10 +147,9 @@ impl Registry {
             start_handler: builder.start_handler.take(),
             exit_handler: builder.exit_handler.take(),
             terminate_count: AtomicUsize::new(1),
-            stopped: Arc::new(WorkerCountdown::new(handed_out)),
+            stopped,
             current_thread_worker: use_current_thread,
-            started: (kind == RegistryKind::Global)
-                .then(|| Arc::new(WorkerCountdown::new(handed_out))),
+            started,
             broadcasts: Mutex::new(broadcasts),
         });
 
@@ -146,6 +159,7 @@ impl Registry {
         let mut abandon = AbandonOnFailure {
             registry: &registry,
             threads: Vec::with_capacity(handed_out),
+            stopped: Some(stopped_waiter),
         };
         let mut workers = workers.into_iter().enumerate();
         let current_thread_worker =
@@ -181,6 +195,8 @@ impl Registry {
             }
         }
         let threads = mem::take(&mut abandon.threads);
+        let stopped = abandon.stopped.take().expect("taken only here");
+        // Owns nothing now (an empty `Vec`, no waiter, a borrow).
         mem::forget(abandon);
 
         if let Some(worker) = current_thread_worker {
@@ -188,21 +204,12 @@ impl Registry {
             // and drops it when the thread exits (see `AdoptedWorker`).
             AdoptedWorker::adopt(WorkerThread::new(worker, 0, Arc::clone(&registry)));
         }
-        Ok(StartedRegistry { registry, threads })
-    }
-
-    /// Waits until every worker handed out has started its main loop (or
-    /// been dropped unstarted). Only the global registry counts starts.
-    ///
-    /// # Safety
-    /// At most one call may ever be made on a registry (the countdown has
-    /// one waiter's slot; see `WorkerCountdown::wait`).
-    pub(crate) unsafe fn wait_until_started(&self) {
-        if let Some(started) = &self.started {
-            // SAFETY: `current` is the current thread's worker, if any, and
-            // this is the one wait on `started` (forwarded).
-            WorkerThread::with_current(|current| unsafe { started.wait(current) })
-        }
+        Ok(StartedRegistry {
+            registry,
+            threads,
+            stopped,
+            started: started_waiter,
+        })
     }
 
     /// Waits until every worker handed out has finished its main loop (or
@@ -214,22 +221,17 @@ impl Registry {
     ///
     /// # Panics
     /// In debug builds, when called on a handed-out worker of this pool
-    /// (which would wait for itself).
-    ///
-    /// # Safety
-    /// At most one call may ever be made on a registry (the countdown has
-    /// one waiter's slot; see `WorkerCountdown::wait`).
-    pub(crate) unsafe fn wait_until_stopped(&self) {
+    /// (which would wait for itself), or with another countdown's waiter.
+    pub(crate) fn wait_until_stopped(&self, waiter: CountdownWaiter) {
+        debug_assert!(waiter.is_for(&self.stopped), "another registry's waiter");
         WorkerThread::with_current(|current| {
             debug_assert!(
                 !current.is_some_and(|worker_thread| worker_thread.registry.is_same(self)
                     && self.is_handed_out(worker_thread.index())),
                 "a worker waits for its own pool to stop"
             );
-            // SAFETY: `current` is the current thread's worker, if any, and
-            // this is the one wait on `stopped` (forwarded).
-            unsafe { self.stopped.wait(current) }
-        })
+        });
+        waiter.wait();
     }
 
     /// Whether worker `index` runs a main loop: every worker but the building
@@ -239,6 +241,11 @@ impl Registry {
     }
 
     /// Whether every worker handed out has finished its main loop.
+    // Read by the opt-in shutdown methods (see `ThreadPool`'s fields).
+    #[cfg_attr(
+        not(any(feature = "extensions", feature = "diagnostics")),
+        allow(dead_code)
+    )]
     pub(crate) fn has_stopped(&self) -> bool {
         self.stopped.is_done()
     }
@@ -387,12 +394,14 @@ impl Registry {
         OP: FnOnce(&WorkerThread, bool) -> R + Send,
         R: Send,
     {
-        let job = StackJob::new(run_injected(op), LockLatch::new());
-        // SAFETY: `job` stays on this stack until its latch is set below.
-        self.inject(unsafe { job.as_job_ref() });
-        job.latch.wait_and_reset();
-        // SAFETY: the latch was set.
-        unsafe { job.into_result() }
+        OutsideLatch::with_current_thread(|latch| {
+            let job = StackJob::new(run_injected(op), latch);
+            // SAFETY: `job` stays on this stack until its latch is set below.
+            self.inject(unsafe { job.as_job_ref() });
+            job.latch.wait_and_reset();
+            // SAFETY: the latch was set.
+            unsafe { job.into_result() }
+        })
     }
 
     #[cold]
@@ -477,14 +486,16 @@ impl fmt::Debug for Registry {
 struct AbandonOnFailure<'r> {
     registry: &'r Arc<Registry>,
     threads: Vec<thread::JoinHandle<()>>,
+    /// The registry's one stop waiter, until a successful build hands it on.
+    stopped: Option<CountdownWaiter>,
 }
 
 impl Drop for AbandonOnFailure<'_> {
     fn drop(&mut self) {
         self.registry.terminate();
-        // SAFETY: the one wait for this registry: the build failed, so no
-        // `ThreadPool` (the only other waiter) was made of it.
-        unsafe { self.registry.wait_until_stopped() };
+        if let Some(waiter) = self.stopped.take() {
+            self.registry.wait_until_stopped(waiter);
+        }
         for handle in self.threads.drain(..) {
             // The main loop has ended; the thread is only finishing.
             let _ = handle.join();
