@@ -559,7 +559,7 @@ pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
     struct Shared {
         runs: RunCounts,
         decided: Countdown,
-        block: Mutex<Option<bool>>,
+        block: Mutex<bool>,
         child_ran: Countdown,
         job_done: Countdown,
     }
@@ -567,7 +567,7 @@ pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
     let shared = Arc::new(Shared {
         runs: RunCounts::new(1),
         decided: Countdown::default(),
-        block: Mutex::new(None),
+        block: Mutex::new(false),
         child_ran: Countdown::default(),
         job_done: Countdown::default(),
     });
@@ -577,7 +577,7 @@ pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
     pool.spawn(move || {
         let shared = &*in_job;
         shared.decided.wait_for(1);
-        let block = shared.block.lock().unwrap().expect("decided before the tick");
+        let block = *shared.block.lock().unwrap();
         drowse::scope(|scope| {
             // The child's push, then its post: PostRead, a `SeqCst` load of
             // `C` and, if the JEC it read is even, a compare-and-swap that
@@ -639,7 +639,7 @@ pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
         thread::yield_now();
     }
     let jec = pool.sleep_snapshot().jobs_event_counter;
-    *shared.block.lock().unwrap() = Some(jec % 2 == 0);
+    *shared.block.lock().unwrap() = jec % 2 == 0;
     shared.decided.tick();
     shared.job_done.wait_for(1);
     shared.runs.assert_each_ran_once();
