@@ -1,6 +1,8 @@
 #![cfg(loom)]
-//! Property 4 under loom's C11 model: internal jobs (pushed onto a worker's
-//! own deque, with no fence and no final look). In both scenarios the
+//! Property 4 under weak memory, checked with loom (whose model is not
+//! C++20's: docs/proof.md, "Memory models"; each oracle here is argued in
+//! C++20 itself): internal jobs (pushed onto a worker's own deque, with no
+//! fence and no final look). In both scenarios the
 //! pushing worker blocks on a condvar until another worker has run its
 //! child job, so a worker that goes to sleep without seeing the child
 //! strands it: loom reports a deadlock.
