@@ -615,15 +615,18 @@ pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
                 //    release sequence with an acquire read (an RMW or a
                 //    load): the push happens before `W`'s last search, which
                 //    therefore reads the child's length store or a later one
-                //    (write-read coherence) and takes the child. If `c`
+                //    (write-read coherence; only `W` can take the child, this
+                //    worker being blocked here) and takes the child. If `c`
                 //    precedes `b`, `b` reads a sleeping count that includes
                 //    `W` (only a waker, under `W`'s sleep lock, takes it off,
-                //    and this is `W`'s last block), no awake idle worker (this
-                //    worker is running this job, `O` is not in the pool), and
-                //    a deque that was empty before the push, so the post wakes
-                //    one sleeper: `wake_specific_thread` takes `W`'s sleep
-                //    lock after `W` released it in its wait (a lock section
-                //    before `W`'s would put `b` before `c`), reads
+                //    and this is `W`'s last block) and no awake idle worker
+                //    (this worker is running this job, `O` is not in the
+                //    pool), so the post's Decide wakes one sleeper, whether or
+                //    not the deque held work before the push:
+                //    `wake_specific_thread` passes over this worker (not
+                //    blocked in the pool), takes `W`'s sleep lock after `W`
+                //    released it in its wait (a lock section before `W`'s
+                //    would put `b` before `c`), reads
                 //    `is_blocked` true and wakes `W`, contradicting that `c`
                 //    was its last block.
                 // So if this wait never returns, the protocol is broken
