@@ -1,6 +1,8 @@
 #![cfg(loom)]
-//! Property 4 under loom's C11 model: internal jobs (pushed onto a worker's
-//! own deque, with no fence and no final look). In both scenarios the
+//! Property 4 under weak memory, checked with loom (whose model is not
+//! C++20's: docs/proof.md, "Memory models"; each oracle here is argued in
+//! C++20 itself): internal jobs (pushed onto a worker's own deque, with no
+//! fence and no final look). In both scenarios the
 //! pushing worker blocks on a condvar until another worker has run its
 //! child job, so a worker that goes to sleep without seeing the child
 //! strands it: loom reports a deadlock.
@@ -18,14 +20,15 @@
 //!
 //! What loom checks here is therefore only what lemma 5 proves under C11:
 //! `internal_job_after_sleepy_announcement_is_found_2w` blocks the pusher
-//! only when the JEC is even just before the push, so that the child's post
-//! bumps it (consequence (iii), first half). The unconditional statement
-//! (the pusher always blocks, and the child is always found) holds under
-//! sequential consistency only (consequence (ii)); its check is the shuttle
-//! suite's `p4_internal_jobs` (`internal_job_is_found_*`). Loom happens to
-//! pass that scenario too, but only through its progress rule (the proof,
-//! "Checker coverage"), so it is not run here. `p4_internal_rollover.rs` is
-//! the search at a one-bit JEC.
+//! only when the test's thread, after the job's post, reads an even JEC, so
+//! that the child's post must bump it (consequence (iii), first half); the
+//! reason that holds under C++20 itself is written beside the wait in the
+//! scenario. The unconditional statement (the pusher always blocks, and the
+//! child is always found) holds under sequential consistency only
+//! (consequence (ii)); its check is the shuttle suite's `p4_internal_jobs`
+//! (`internal_job_is_found_*`). Loom happens to pass that scenario too, but
+//! only through its progress rule (the proof, "Checker coverage"), so it is
+//! not run here. `p4_internal_rollover.rs` is the search at a one-bit JEC.
 
 use drowse_loom_tests::Check;
 use drowse_models::{
@@ -33,9 +36,10 @@ use drowse_models::{
     Config,
 };
 
-/// The child's post bumps the JEC (it is even just before the push): the
-/// child is found by the other worker, whatever loom's C11 model lets its
-/// searches read (mutants `no_jec_check`, `post_does_not_bump_jec`).
+/// The child's post bumps the JEC (the test's thread read it even after the
+/// job's post, and no other job is posted): the child is found by the other
+/// worker, by happens-before and coherence alone (mutants `no_jec_check`,
+/// `post_does_not_bump_jec`).
 #[test]
 fn internal_job_after_sleepy_announcement_is_found_2w() {
     let config = Config::new(2);

@@ -24,7 +24,7 @@
 //!    beside one racing worker, [`internal_job_is_found_beside_sleepers`]
 //!    (under SC),
 //!    [`internal_job_after_sleepy_announcement_is_found`] (under C11, when
-//!    the child's post bumps the JEC), and the overlook the design accepts:
+//!    the child's post must bump the JEC), and the overlook the design accepts:
 //!    [`internal_job_overlooked_after_own_push_pop`];
 //! 5. the waker decrements: [`concurrent_injectors_keep_counts_exact`];
 //! 6. counter consistency: every scenario checks the sleep snapshot it can

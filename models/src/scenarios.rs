@@ -539,49 +539,113 @@ pub fn internal_job_is_found_beside_sleepers(config: Config) {
 }
 
 /// Property 4 under C11 (proof, lemma 5 (iii), first half): an internal job
-/// whose post bumps the JEC is never stranded. The installed job reads the
-/// JEC from a sleep snapshot just before it spawns its child. The post of
-/// the installed job made the JEC odd, only a sleepy announcement makes it
-/// even again, and only a post makes it odd: nobody else posts here, so an
-/// even JEC at that read means an idle worker got sleepy since, and that the
-/// child's post will bump the JEC. Then the installed job blocks (on a facade
-/// condvar) until another worker has run the child, which the protocol
-/// guarantees under C11 without relying on any checker's progress rule: a
-/// worker that got sleepy before the bump fails to join the sleeping count
-/// (the JEC moved) and reads the bump, one that got sleepy after reads it in
-/// its announcement, and one already counted asleep is woken through its
-/// lock; each of these synchronises with the push, so its next search sees
-/// the child. When the JEC is odd at the read the child's post may write
-/// nothing (lemma 5 (c)), nothing is guaranteed, and the installed job does
-/// not block: the scope waits for the child as usual (its owner may run it).
-/// The even case needs at least two workers.
+/// whose post bumps the JEC is never stranded. The test's thread `O` spawns
+/// one job into the pool (an injected job: its post is `O`'s), lets the
+/// workers run, and then reads the JEC from a sleep snapshot. If it is even,
+/// the job blocks (on a facade condvar) after spawning a child onto its own
+/// deque, until another worker has run the child; if it is odd, it does not
+/// block (the scope's owner may run the child itself: lemma 5 (c) allows
+/// the overlook). `O` hands its decision to the job through a [`Countdown`]
+/// that the job waits on before it spawns the child. The arguments, under
+/// C++20 itself (no checker's rule is used), are beside each step below.
+/// The even case needs a worker that announced after `O`'s post, so at
+/// least two workers.
+///
+/// Until 2026-11-26 the pusher itself read the JEC, and nothing ordered
+/// that read after the post of the job it was running: the read could see
+/// the JEC from before that post, the post then made it odd, and the
+/// child's post need not bump it (docs/counterexamples/old_p4_oracle.md).
 pub fn internal_job_after_sleepy_announcement_is_found(config: Config) {
+    struct Shared {
+        runs: RunCounts,
+        decided: Countdown,
+        block: Mutex<bool>,
+        child_ran: Countdown,
+        job_done: Countdown,
+    }
     let pool = config.pool();
-    let runs = RunCounts::new(1);
-    let child_ran = Countdown::default();
-    // Yields (scheduling points that cost a checker no preemption) let the
-    // other worker announce before the read and search between the read and
-    // the push; neither changes what the read says about the push's post.
-    let let_others_run = || {
-        for _ in 0..2 {
-            thread::yield_now();
-        }
-    };
-    pool.install(|| {
-        let_others_run();
-        let jec_even = pool.sleep_snapshot().jobs_event_counter % 2 == 0;
-        let_others_run();
-        drowse::scope(|scope| {
-            scope.spawn(|_| {
-                runs.ran(0);
-                child_ran.tick();
-            });
-            if jec_even {
-                child_ran.wait_for(1);
-            }
-        })
+    let shared = Arc::new(Shared {
+        runs: RunCounts::new(1),
+        decided: Countdown::default(),
+        block: Mutex::new(false),
+        child_ran: Countdown::default(),
+        job_done: Countdown::default(),
     });
-    runs.assert_each_ran_once();
+    let in_job = Arc::clone(&shared);
+    // `O`'s post of this job (PostRead, a read or RMW of the counters word
+    // `C`) is sequenced before `O`'s snapshot below.
+    pool.spawn(move || {
+        let shared = &*in_job;
+        shared.decided.wait_for(1);
+        let block = *shared.block.lock().unwrap();
+        drowse::scope(|scope| {
+            // The child's push, then its post: PostRead, a `SeqCst` load of
+            // `C` and, if the JEC it read is even, a compare-and-swap that
+            // bumps it (retried with a fresh load until it succeeds or reads
+            // an odd JEC).
+            scope.spawn(|_| {
+                shared.runs.ran(0);
+                shared.child_ran.tick();
+            });
+            if block {
+                // Why the child must run on the other worker `W`, given that
+                // the snapshot read an even JEC (C++20, full-width JEC):
+                //
+                // 1. The child's post bumps the JEC. The snapshot's load `s`
+                //    of `C` happens after `O`'s post (sequenced before), and
+                //    the child's PostRead load `r` happens after `s` (`O`'s
+                //    tick of `decided` synchronises with this job's wait, a
+                //    mutex). By write-read and read-read coherence `r` reads
+                //    the value `s` read or one later in `C`'s modification
+                //    order. No job is posted in this execution but `O`'s and
+                //    the child's, only a post turns an even JEC odd, and an
+                //    announcement or a count change leaves an even JEC even,
+                //    so `r` reads an even JEC and the post compare-and-swaps;
+                //    a failed attempt loads again, which by the same argument
+                //    reads an even JEC, so the post ends with a bump `b`, a
+                //    release RMW (its push is sequenced before it).
+                // 2. `W` cannot block for good while the child is queued.
+                //    Let `c` be the successful IncSleepers compare-and-swap
+                //    of `W`'s last block. Every write to `C` is an RMW, so
+                //    `b` heads a release sequence that every later value of
+                //    `C` belongs to. If `c` follows `b` in `C`'s modification
+                //    order, then `W`'s announcement (whose value `c` still
+                //    holds: without rollover the JEC cannot come back to it
+                //    past `b`) also follows `b`, and reads a value in `b`'s
+                //    release sequence with an acquire read (an RMW or a
+                //    load): the push happens before `W`'s last search, which
+                //    therefore reads the child's length store or a later one
+                //    (write-read coherence; only `W` can take the child, this
+                //    worker being blocked here) and takes the child. If `c`
+                //    precedes `b`, `b` reads a sleeping count that includes
+                //    `W` (only a waker, under `W`'s sleep lock, takes it off,
+                //    and this is `W`'s last block) and no awake idle worker
+                //    (this worker is running this job, `O` is not in the
+                //    pool), so the post's Decide wakes one sleeper, whether or
+                //    not the deque held work before the push:
+                //    `wake_specific_thread` passes over this worker (not
+                //    blocked in the pool), takes `W`'s sleep lock after `W`
+                //    released it in its wait (a lock section before `W`'s
+                //    would put `b` before `c`), reads
+                //    `is_blocked` true and wakes `W`, contradicting that `c`
+                //    was its last block.
+                // So if this wait never returns, the protocol is broken
+                // (mutants `no_jec_check`, `post_does_not_bump_jec`).
+                shared.child_ran.wait_for(1);
+            }
+        });
+        shared.job_done.tick();
+    });
+    // Yields cost a checker no preemption: they let a worker take the job
+    // and the other announce (after `O`'s post) before the snapshot.
+    for _ in 0..2 {
+        thread::yield_now();
+    }
+    let jec = pool.sleep_snapshot().jobs_event_counter;
+    *shared.block.lock().unwrap() = jec % 2 == 0;
+    shared.decided.tick();
+    shared.job_done.wait_for(1);
+    shared.runs.assert_each_ran_once();
     shutdown_at_rest(pool);
 }
 
