@@ -196,7 +196,10 @@ fn check_skeletons(program: &Program, locs: &[Loc], chosen: &[&Skeleton], out: &
         }
     }
 }
-fn for_each_mo(choices: &[Vec<Vec<usize>>], locs: &[Loc], f: &mut dyn FnMut(&[(Loc, Vec<usize>)])) {
+/// A modification order: each location's writes, in order.
+type Mo = [(Loc, Vec<usize>)];
+
+fn for_each_mo(choices: &[Vec<Vec<usize>>], locs: &[Loc], f: &mut dyn FnMut(&Mo)) {
     let mut pick = vec![0; choices.len()];
     loop {
         let mo: Vec<(Loc, Vec<usize>)> = locs

@@ -6,6 +6,7 @@
 //! outcomes of the consistent ones: a forbidden outcome is absent from that
 //! set exactly when C++20 forbids it (for these straight-line programs).
 
+pub mod c_emit;
 pub mod enumerate;
 pub mod loom_run;
 pub mod program;

@@ -272,10 +272,6 @@ impl Pred {
         Pred::Reg(Cond::masked(reg, mask, value))
     }
 
-    pub fn not(self) -> Pred {
-        Pred::Not(Box::new(self))
-    }
-
     pub fn holds(&self, outcome: &crate::Outcome) -> bool {
         match self {
             Pred::Reg(c) => c.holds(outcome.reg_or_unwritten(c.reg)),

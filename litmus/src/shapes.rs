@@ -122,11 +122,13 @@ fn look(queue: Queue, injector: bool, reg: &'static str) -> Vec<Instr> {
     match (queue, injector) {
         (Queue::Model, _) => vec![load("len", Acquire, reg)],
         (Queue::Crossbeam, false) => vec![
-            load("front", Acquire, "front"),
+            load("front", Acquire, "front_seen"),
             fence(SeqCst),
             load("back", Acquire, reg),
         ],
-        (Queue::Crossbeam, true) => vec![load("head", SeqCst, "head"), load("tail", SeqCst, reg)],
+        (Queue::Crossbeam, true) => {
+            vec![load("head", SeqCst, "head_seen"), load("tail", SeqCst, reg)]
+        }
     }
 }
 
@@ -228,7 +230,7 @@ fn post_vs_announcement(
 /// epoch word where other targets run `fence(SeqCst)`.
 fn steal_x86() -> Vec<Instr> {
     vec![
-        load("front", Acquire, "front"),
+        load("front", Acquire, "front_seen"),
         cas(
             "epoch",
             Expr::Const(0),
