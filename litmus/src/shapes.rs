@@ -49,15 +49,27 @@ const JEC_ONE: u64 = 1 << 32;
 /// (0: even, the post's `is_sleepy`; 1: odd, the announcement's
 /// `is_active`), a `SeqCst` CAS (failure `Relaxed`) that adds one to it.
 fn bump_jec_if(parity: u64, read: &'static str, cas_reg: &'static str) -> Vec<Instr> {
+    bump_jec_if_with(parity, read, cas_reg, SeqCst, SeqCst)
+}
+
+/// `bump_jec_if` with the load's and the CAS's orders given (for weakened
+/// variants).
+fn bump_jec_if_with(
+    parity: u64,
+    read: &'static str,
+    cas_reg: &'static str,
+    load_mo: Mo,
+    cas_mo: Mo,
+) -> Vec<Instr> {
     vec![
-        load(C, SeqCst, read),
+        load(C, load_mo, read),
         Instr::If(
             Cond::masked(read, JEC_ONE, parity * JEC_ONE),
             vec![cas(
                 C,
                 Expr::RegPlus(read, 0),
                 Expr::RegPlus(read, JEC_ONE),
-                SeqCst,
+                cas_mo,
                 Relaxed,
                 cas_reg,
             )],
@@ -248,17 +260,25 @@ fn steal_x86() -> Vec<Instr> {
 /// worker's `add_inactive_thread`), so an announcement that reads a value
 /// after the bump synchronises with the push and its search sees the job.
 /// Bad: the announcement reads an odd JEC (only the bump and RMWs after it
-/// write one) and the search misses the job.
-fn lemma5(name: &'static str, queue: Queue, announce_load: Mo, expect: Verdict) -> Shape {
-    let pusher = cat(vec![push(queue, false), bump_jec_if(0, "post", "post_cas")]);
-    let idle = vec![rmw(C, RmwOp::FetchAdd(ONE_INACTIVE), SeqCst, "idle")];
-    let mut sleeper = cat(vec![
-        bump_jec_if(1, "ann", "ann_cas"),
+/// write one) and the search misses the job. `announce_load` is the order
+/// of the announcement's load, `rmw_mo` that of every RMW of `C` (shipped:
+/// both `SeqCst`).
+fn lemma5(
+    name: &'static str,
+    queue: Queue,
+    announce_load: Mo,
+    rmw_mo: Mo,
+    expect: Verdict,
+) -> Shape {
+    let pusher = cat(vec![
+        push(queue, false),
+        bump_jec_if_with(0, "post", "post_cas", SeqCst, rmw_mo),
+    ]);
+    let idle = vec![rmw(C, RmwOp::FetchAdd(ONE_INACTIVE), rmw_mo, "idle")];
+    let sleeper = cat(vec![
+        bump_jec_if_with(1, "ann", "ann_cas", announce_load, rmw_mo),
         look(queue, false, "search"),
     ]);
-    if let Instr::Load { mo, .. } = &mut sleeper[0] {
-        *mo = announce_load;
-    }
     let bad = Pred::And(vec![
         Pred::reg_masked("ann", JEC_ONE, JEC_ONE),
         Pred::reg_eq("search", 0),
@@ -268,7 +288,7 @@ fn lemma5(name: &'static str, queue: Queue, announce_load: Mo, expect: Verdict) 
         program: Program::new(name, vec![pusher, idle, sleeper]),
         bad,
         expect,
-        relied_on: announce_load == SeqCst,
+        relied_on: announce_load == SeqCst && rmw_mo == SeqCst,
         source: "new_jobs' bump (SeqCst CAS), AtomicCounters::add_inactive_thread (SeqCst fetch_add), announce_sleepy's SeqCst load and CAS, then the last search's steal",
     }
 }
@@ -283,14 +303,20 @@ const SET: u64 = 3;
 /// asleep (`CoreLatch::get_sleepy`, `fall_asleep`: `SeqCst` CASes, failure
 /// `Relaxed`); the setter swaps in SET (`CoreLatch::set`, `AcqRel`) and
 /// wakes the owner only if it swapped out SLEEPING. Bad: the owner fell
-/// asleep and the setter does not wake it.
-fn latch_wakeup() -> Shape {
+/// asleep and the setter does not wake it. `relaxed` weakens every order
+/// to `Relaxed` (then only the RMWs' atomicity is left).
+fn latch_wakeup(name: &'static str, relaxed: bool) -> Shape {
+    let (cas_mo, swap_mo) = if relaxed {
+        (Relaxed, Relaxed)
+    } else {
+        (SeqCst, AcqRel)
+    };
     let owner = vec![
         cas(
             "state",
             Expr::Const(UNSET),
             Expr::Const(SLEEPY),
-            SeqCst,
+            cas_mo,
             Relaxed,
             "sleepy",
         ),
@@ -300,22 +326,22 @@ fn latch_wakeup() -> Shape {
                 "state",
                 Expr::Const(SLEEPY),
                 Expr::Const(SLEEPING),
-                SeqCst,
+                cas_mo,
                 Relaxed,
                 "asleep",
             )],
         ),
     ];
-    let setter = vec![rmw("state", RmwOp::Swap(SET), AcqRel, "before")];
+    let setter = vec![rmw("state", RmwOp::Swap(SET), swap_mo, "before")];
     Shape {
-        name: "latch_set_wakes_sleeper",
-        program: Program::new("latch_set_wakes_sleeper", vec![owner, setter]),
+        name,
+        program: Program::new(name, vec![owner, setter]),
         bad: Pred::And(vec![
             Pred::reg_eq("asleep", SLEEPY),
             Pred::reg_ne("before", SLEEPING),
         ]),
         expect: Verdict::Forbidden,
-        relied_on: true,
+        relied_on: !relaxed,
         source: "CoreLatch::get_sleepy, fall_asleep (SeqCst CAS), CoreLatch::set (swap AcqRel)",
     }
 }
@@ -464,15 +490,36 @@ pub fn all() -> Vec<Shape> {
             Some(steal_x86()),
             Allowed,
         ),
-        lemma5("lemma5_model_queue", Queue::Model, SeqCst, Forbidden),
-        lemma5("lemma5_crossbeam", Queue::Crossbeam, SeqCst, Forbidden),
+        lemma5(
+            "lemma5_model_queue",
+            Queue::Model,
+            SeqCst,
+            SeqCst,
+            Forbidden,
+        ),
+        lemma5(
+            "lemma5_crossbeam",
+            Queue::Crossbeam,
+            SeqCst,
+            SeqCst,
+            Forbidden,
+        ),
+        lemma5(
+            "lemma5_model_queue_release_acquire",
+            Queue::Model,
+            Acquire,
+            AcqRel,
+            Forbidden,
+        ),
         lemma5(
             "lemma5_model_queue_relaxed_announcement",
             Queue::Model,
             Relaxed,
+            SeqCst,
             Allowed,
         ),
-        latch_wakeup(),
+        latch_wakeup("latch_set_wakes_sleeper", false),
+        latch_wakeup("latch_set_wakes_sleeper_all_relaxed", true),
         latch_probe("latch_probe", Acquire, Forbidden),
         latch_probe("latch_probe_relaxed", Relaxed, Allowed),
         countdown("countdown", AcqRel, Forbidden),
