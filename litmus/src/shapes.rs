@@ -257,12 +257,16 @@ fn steal_x86() -> Vec<Instr> {
 
 /// Lemma 5 (b) and the guarantee of (iii): a post that bumps the JEC heads
 /// a release sequence that every later RMW of `C` continues (here another
-/// worker's `add_inactive_thread`), so an announcement that reads a value
-/// after the bump synchronises with the push and its search sees the job.
-/// Bad: the announcement reads an odd JEC (only the bump and RMWs after it
-/// write one) and the search misses the job. `announce_load` is the order
-/// of the announcement's load, `rmw_mo` that of every RMW of `C` (shipped:
-/// both `SeqCst`).
+/// worker's announcement, which makes the JEC even again, and a third
+/// worker's `add_inactive_thread`), so a sleepy worker whose announcement
+/// reads a value at or after the bump synchronises with the push, and its
+/// search sees the job: with its CAS when it finds the JEC odd, with its
+/// load alone when another announcement already made it even. Bad: the
+/// announcement reads the bump's odd JEC and its CAS succeeds, or it reads
+/// the even JEC that the other announcement wrote after the bump; and the
+/// search misses the job. `announce_load` is the order of the
+/// announcement's load, `rmw_mo` that of every RMW of `C` (shipped: both
+/// `SeqCst`).
 fn lemma5(
     name: &'static str,
     queue: Queue,
@@ -274,22 +278,31 @@ fn lemma5(
         push(queue, false),
         bump_jec_if_with(0, "post", "post_cas", SeqCst, rmw_mo),
     ]);
+    let other = bump_jec_if_with(1, "other", "other_cas", SeqCst, rmw_mo);
     let idle = vec![rmw(C, RmwOp::FetchAdd(ONE_INACTIVE), rmw_mo, "idle")];
     let sleeper = cat(vec![
         bump_jec_if_with(1, "ann", "ann_cas", announce_load, rmw_mo),
         look(queue, false, "search"),
     ]);
+    // The CAS succeeded: it read exactly what the load read (with or
+    // without `idle`'s increment). The even JEC 2 is written only by a CAS
+    // that read the bump's 1.
+    let cas_ok = |v| Pred::And(vec![Pred::reg_eq("ann", v), Pred::reg_eq("ann_cas", v)]);
     let bad = Pred::And(vec![
-        Pred::reg_masked("ann", JEC_ONE, JEC_ONE),
+        Pred::Or(vec![
+            cas_ok(JEC_ONE),
+            cas_ok(JEC_ONE + ONE_INACTIVE),
+            Pred::reg_masked("ann", !0xffff_ffff, 2 * JEC_ONE),
+        ]),
         Pred::reg_eq("search", 0),
     ]);
     Shape {
         name,
-        program: Program::new(name, vec![pusher, idle, sleeper]),
+        program: Program::new(name, vec![pusher, other, idle, sleeper]),
         bad,
         expect,
         relied_on: announce_load == SeqCst && rmw_mo == SeqCst,
-        source: "new_jobs' bump (SeqCst CAS), AtomicCounters::add_inactive_thread (SeqCst fetch_add), announce_sleepy's SeqCst load and CAS, then the last search's steal",
+        source: "new_jobs' bump (SeqCst CAS), announce_sleepy's SeqCst load and SeqCst CAS (two workers), AtomicCounters::add_inactive_thread (SeqCst fetch_add), then the last search's steal",
     }
 }
 

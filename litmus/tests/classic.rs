@@ -4,8 +4,8 @@
 //! direction: an outcome the model allows must be found, one it forbids
 //! must not be.
 
-use drowse_litmus::program::{fence, load, rmw, store};
-use drowse_litmus::{allowed, Mo, Outcome, Program, RmwOp};
+use drowse_litmus::program::{cas, fence, load, rmw, store};
+use drowse_litmus::{allowed, Expr, Mo, Outcome, Program, RmwOp};
 use Mo::{AcqRel, Acquire, Relaxed, Release, SeqCst};
 
 fn verdict(p: &Program, outcome: impl Fn(&Outcome) -> bool) -> bool {
@@ -285,4 +285,31 @@ fn release_sequences() {
     same_thread.push(store("y", 2, Relaxed));
     let p = Program::new("rs-same-thread", vec![same_thread, reader]);
     assert_allowed(p, weak);
+}
+
+/// A failed compare-and-swap is a load with the *failure* order (C++20
+/// [atomics.types.operations]: "if the operation returns false, these
+/// operations are atomic load operations on memory with memory ordering
+/// `failure`"). MP whose reader is a CAS that fails on reading the flag:
+/// with failure `Relaxed` it does not synchronise (even with success
+/// `SeqCst`); with failure `Acquire` it does. GenMC 0.10.3 gives the failed
+/// read its success order instead (docs/litmus.md), so this is where the two
+/// checkers part.
+#[test]
+fn failed_cas_has_the_failure_order() {
+    let mp = |fail| {
+        Program::new(
+            "MP+failed-CAS",
+            vec![
+                vec![store("x", 1, Relaxed), store("y", 1, Release)],
+                vec![
+                    cas("y", Expr::Const(5), Expr::Const(6), SeqCst, fail, "r1"),
+                    load("x", Relaxed, "r2"),
+                ],
+            ],
+        )
+    };
+    let weak = |o: &Outcome| o.reg("r1") == Some(1) && o.reg("r2") == Some(0);
+    assert_allowed(mp(Relaxed), weak);
+    assert_forbidden(mp(Acquire), weak);
 }
