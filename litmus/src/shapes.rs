@@ -10,8 +10,9 @@
 //! Simplifications, the same for every shape: a queue's emptiness is the
 //! one index (or length) its check reads, with the other index constant
 //! where nobody else moves it; a job's payload is one relaxed location; each
-//! compare-and-swap loop runs once (a failed CAS ends the thread, and no
-//! `bad` outcome needs a failed CAS); the packed counters word `C` uses the
+//! compare-and-swap loop runs once, and where the shipped loop's retry would
+//! change the answer, `bad` leaves out the executions whose CAS failed; the
+//! packed counters word `C` uses the
 //! shipped layout (sleeping count in bits 0-15, inactive count in bits
 //! 16-31, the JEC from bit 32).
 
@@ -45,7 +46,7 @@ const ONE_INACTIVE: u64 = 1 << 16;
 const JEC_ONE: u64 = 1 << 32;
 
 /// `Sleep::new_jobs`' and `announce_sleepy`'s `bump_jobs_counter_if`: a
-/// `SeqCst` load of the counters, then, if the JEC has the parity `bump_if`
+/// `SeqCst` load of the counters, then, if the JEC has the parity `parity`
 /// (0: even, the post's `is_sleepy`; 1: odd, the announcement's
 /// `is_active`), a `SeqCst` CAS (failure `Relaxed`) that adds one to it.
 fn bump_jec_if(parity: u64, read: &'static str, cas_reg: &'static str) -> Vec<Instr> {
