@@ -12,9 +12,8 @@
 //! where nobody else moves it; a job's payload is one relaxed location; each
 //! compare-and-swap loop runs once, and where the shipped loop's retry would
 //! change the answer, `bad` leaves out the executions whose CAS failed; the
-//! packed counters word `C` uses the
-//! shipped layout (sleeping count in bits 0-15, inactive count in bits
-//! 16-31, the JEC from bit 32).
+//! packed counters word `C` uses the shipped layout (sleeping count in bits
+//! 0-15, inactive count in bits 16-31, the JEC from bit 32).
 
 use crate::program::{cas, fence, load, rmw, store, Cond, Expr, Instr, Mo, Pred, Program, RmwOp};
 use Mo::{AcqRel, Acquire, Relaxed, Release, SeqCst};
