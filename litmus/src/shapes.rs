@@ -61,34 +61,49 @@ fn bump_jec_if_with(
     load_mo: Mo,
     cas_mo: Mo,
 ) -> Vec<Instr> {
-    vec![
-        load(C, load_mo, read),
-        Instr::If(
-            Cond::masked(read, JEC_ONE, parity * JEC_ONE),
-            vec![cas(
-                C,
-                Expr::RegPlus(read, 0),
-                Expr::RegPlus(read, JEC_ONE),
-                cas_mo,
-                Relaxed,
-                cas_reg,
-            )],
-        ),
-    ]
+    load_then_cas_if(
+        read,
+        cas_reg,
+        (JEC_ONE, parity * JEC_ONE),
+        JEC_ONE,
+        load_mo,
+        cas_mo,
+    )
 }
 
 /// `Sleep::sleep`'s join of the sleeping count: `AtomicCounters::load`, then
 /// `try_add_sleeping_thread`'s CAS, if the JEC equals the announcement's.
 fn inc_sleepers(expected_jec: u64, read: &'static str, cas_reg: &'static str) -> Vec<Instr> {
+    load_then_cas_if(
+        read,
+        cas_reg,
+        (!0xffff_ffff, expected_jec * JEC_ONE),
+        ONE_SLEEPING,
+        SeqCst,
+        SeqCst,
+    )
+}
+
+/// The counters' read-then-update shape: load `C` into `read`; if its bits
+/// under `mask` equal `want`, CAS it (failure `Relaxed`) from the value read
+/// to that value plus `add`, the value seen going to `cas_reg`.
+fn load_then_cas_if(
+    read: &'static str,
+    cas_reg: &'static str,
+    (mask, want): (u64, u64),
+    add: u64,
+    load_mo: Mo,
+    cas_mo: Mo,
+) -> Vec<Instr> {
     vec![
-        load(C, SeqCst, read),
+        load(C, load_mo, read),
         Instr::If(
-            Cond::masked(read, !0xffff_ffff, expected_jec * JEC_ONE),
+            Cond::masked(read, mask, want),
             vec![cas(
                 C,
                 Expr::RegPlus(read, 0),
-                Expr::RegPlus(read, ONE_SLEEPING),
-                SeqCst,
+                Expr::RegPlus(read, add),
+                cas_mo,
                 Relaxed,
                 cas_reg,
             )],
