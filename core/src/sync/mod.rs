@@ -342,57 +342,32 @@ pub use cell::UnsafeCell;
 #[cfg(not(any(loom, shuttle)))]
 pub(crate) use world::thread_local;
 
-/// The checker worlds' `thread_local!`: the checker's thread-local, wrapped
-/// so that reaching it outside a model (or from a model of another version
-/// of the checker) gives [`outside_model`]'s message instead of the
-/// checker's own. The thread-locals of the pool are what any call into
-/// Drowse touches first (`WorkerThread::current`).
+/// The checker worlds' `thread_local!`: a [`ModelLocalKey`], whose value
+/// lives in the thread's one checker thread-local (see `model_local`): a
+/// use outside a model (or from a model of another version of the checker)
+/// gives [`outside_model`]'s message instead of the checker's own, and a
+/// thread's values are dropped in an order the schedule alone decides. The
+/// thread-locals of the pool are what any call into Drowse touches first
+/// (`WorkerThread::current`).
 #[cfg(any(loom, shuttle))]
 macro_rules! model_thread_local {
     ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = $init:expr;)+) => {$(
         $(#[$attr])* $vis static $name: $crate::sync::ModelLocalKey<$t> =
             $crate::sync::ModelLocalKey::new({
-                $crate::sync::checker_thread_local! { static KEY: $t = $init; }
-                &KEY
+                fn init() -> $t {
+                    $init
+                }
+                init
             });
     )+};
 }
 #[cfg(any(loom, shuttle))]
 pub(crate) use model_thread_local as thread_local;
-#[cfg(any(loom, shuttle))]
-pub(crate) use world::thread_local as checker_thread_local;
-
-/// A checker's thread-local key that checks, on each `with`, that the call
-/// runs inside a model (see `model_thread_local`).
-#[cfg(any(loom, shuttle))]
-pub struct ModelLocalKey<T: 'static> {
-    key: &'static world::LocalKey<T>,
-}
 
 #[cfg(any(loom, shuttle))]
-impl<T: 'static> std::fmt::Debug for ModelLocalKey<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ModelLocalKey").finish_non_exhaustive()
-    }
-}
-
+mod model_local;
 #[cfg(any(loom, shuttle))]
-impl<T: 'static> ModelLocalKey<T> {
-    pub const fn new(key: &'static world::LocalKey<T>) -> Self {
-        ModelLocalKey { key }
-    }
-
-    /// The checker's `LocalKey::with`, after the inside-a-model check.
-    pub fn with<F: FnOnce(&T) -> R, R>(&'static self, f: F) -> R {
-        world::local_with(self.key, f)
-    }
-
-    /// The checker's `LocalKey::try_with`, unchecked: it serves drops at a
-    /// thread's exit, inside the model by construction.
-    pub fn try_with<F: FnOnce(&T) -> R, R>(&'static self, f: F) -> Result<R, impl std::fmt::Debug> {
-        self.key.try_with(f)
-    }
-}
+pub use model_local::ModelLocalKey;
 
 /// The panic of a checker build used outside a model of the checker it was
 /// built against: the checker's own message (shuttle's "ExecutionState is

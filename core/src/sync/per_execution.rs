@@ -14,7 +14,8 @@
 //!   (`loom::lazy_static`, `shuttle::lazy_static`), behind a lock of the
 //!   checker, so that concurrent first uses build it once;
 //! - each thread that gets the value holds a lease on it, kept in a
-//!   thread-local of the checker; both checkers drop a thread's locals when
+//!   facade thread-local (in the thread's one checker thread-local, see
+//!   `model_local`); both checkers drop a thread's locals when
 //!   the thread's function returns (the model's main thread included), while
 //!   the execution still runs, so the last lease can end the value there and
 //!   the threads that this wakes still run to their end (a checker's static
@@ -70,7 +71,7 @@ mod imp {
 
 #[cfg(any(loom, shuttle))]
 mod imp {
-    use super::super::world::{self, Arc, Mutex};
+    use super::super::world::{Arc, Mutex};
     use std::any::Any;
     use std::cell::RefCell;
     use std::sync::PoisonError;
@@ -141,7 +142,7 @@ mod imp {
         }
     }
 
-    world::thread_local! {
+    crate::sync::thread_local! {
         /// The leases this thread holds, each with the address of its
         /// `Shared`. Dropped when the thread exits.
         static LEASES: RefCell<Vec<(usize, Box<dyn Any>)>> = RefCell::new(Vec::new());
