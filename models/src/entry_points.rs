@@ -304,8 +304,8 @@ pub fn current_thread_is_worker_zero(config: Config) {
 
 #[cfg(test)]
 mod test {
-    //! Every entry-point scenario a few times, in the std world, with real
-    //! threads.
+    //! Every entry-point scenario whose prediction holds under C++20
+    //! (`on_std_threads!`) a few times, in the std world, with real threads.
     use super::*;
 
     #[test]

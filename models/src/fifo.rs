@@ -223,7 +223,8 @@ fn assert_fifo_per_thread(starts: &[Start], jobs: usize, spawner: usize) {
 
 #[cfg(test)]
 mod test {
-    //! Every FIFO scenario, in the std world, with real threads.
+    //! Every FIFO scenario at the sizes whose predictions hold under C++20
+    //! (`on_std_threads!`), in the std world, with real threads.
     use super::*;
 
     #[test]

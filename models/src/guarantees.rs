@@ -14,7 +14,7 @@
 //! classification is argued, one line per loom check, in
 //! `models/ORACLES.md`; this module is its machine-readable form.
 //!
-//! [`on_std_threads!`] runs a scenario in a std-world test and refuses, at
+//! [`on_std_threads!`](crate::on_std_threads) runs a scenario in a std-world test and refuses, at
 //! compile time, a scenario and size whose guarantee needs SC.
 
 use crate::scenarios::Config;
@@ -34,7 +34,7 @@ pub enum MemoryModel {
 /// The memory model the scenario `name` at size `config` needs. Every
 /// scenario of this crate that takes a [`Config`] is listed
 /// (`every_scenario_has_a_memory_model` checks it); an unknown name panics,
-/// at compile time inside [`on_std_threads!`].
+/// at compile time inside [`on_std_threads!`](crate::on_std_threads).
 pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
     use MemoryModel::{Cpp20, Sc};
     // Injected jobs (lemma 1), latch sets (lemma 4) and locks: C++20. The

@@ -183,7 +183,8 @@ pub fn lock_latch_wakes_outside_thread(config: Config) {
 
 #[cfg(test)]
 mod test {
-    //! Every latch-kind scenario once, in the std world, with real threads.
+    //! Every latch-kind scenario whose prediction holds under C++20
+    //! (`on_std_threads!`), in the std world, with real threads.
     use super::*;
 
     #[test]

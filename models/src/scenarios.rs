@@ -826,7 +826,8 @@ fn broadcast_and_check(pool: &ThreadPool, config: Config) {
 
 #[cfg(test)]
 mod test {
-    //! Every scenario once, in the std world, with real threads.
+    //! Every scenario whose prediction holds under C++20 (`on_std_threads!`),
+    //! in the std world, with real threads.
     use super::*;
 
     #[test]

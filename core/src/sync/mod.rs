@@ -488,7 +488,7 @@ pub const WORLD: &str = world::NAME;
 /// in the std world, 0 under the checkers).
 pub const IS_CHECKER: bool = world::IS_CHECKER;
 
-/// Whether [`debug_assert_shared!`] evaluates its condition: with debug
+/// Whether `debug_assert_shared!` evaluates its condition: with debug
 /// assertions on, in the std world and under shuttle; never under loom.
 ///
 /// Such a condition reads state that other threads write (an atomic, a
