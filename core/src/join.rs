@@ -87,7 +87,7 @@ where
                     // Stolen: wait for the thief, working meanwhile.
                     // SAFETY: `worker_thread` is the current thread's worker.
                     unsafe { worker_thread.wait_until(&job_b.latch) };
-                    debug_assert!(job_b.latch.probe());
+                    crate::sync::debug_assert_shared!(job_b.latch.probe());
                     break;
                 }
             }

@@ -231,7 +231,7 @@ impl ThreadPool {
             // the threads are only finishing.
             let _ = handle.join();
         }
-        debug_assert!(registry.has_stopped());
+        crate::sync::debug_assert_shared!(registry.has_stopped());
         registry
     }
 

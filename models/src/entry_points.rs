@@ -304,8 +304,8 @@ pub fn current_thread_is_worker_zero(config: Config) {
 
 #[cfg(test)]
 mod test {
-    //! Every entry-point scenario a few times, in the std world, with real
-    //! threads.
+    //! Every entry-point scenario whose prediction holds under C++20
+    //! (`on_std_threads!`) a few times, in the std world, with real threads.
     use super::*;
 
     #[test]
@@ -314,12 +314,15 @@ mod test {
             return;
         }
         for _ in 0..20 {
-            yield_runs_pending_jobs(Config::new(2));
-            yield_runs_pending_jobs(Config::new(4));
-            in_place_scope_from_outside(Config::new(2).jobs(3));
-            in_place_scope_wakes_sleeping_workers(Config::new(2).jobs(2));
-            current_thread_is_worker_zero(Config::new(2));
-            current_thread_is_worker_zero(Config::new(3));
+            // Left out, since their predictions hold only under sequential
+            // consistency (a worker blocks outside the pool until another runs
+            // a job it pushed; models/ORACLES.md): yield_runs_pending_jobs.
+            crate::on_std_threads!(in_place_scope_from_outside(Config::new(2).jobs(3)));
+            crate::on_std_threads!(in_place_scope_wakes_sleeping_workers(
+                Config::new(2).jobs(2)
+            ));
+            crate::on_std_threads!(current_thread_is_worker_zero(Config::new(2)));
+            crate::on_std_threads!(current_thread_is_worker_zero(Config::new(3)));
         }
     }
 }

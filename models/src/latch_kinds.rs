@@ -183,7 +183,8 @@ pub fn lock_latch_wakes_outside_thread(config: Config) {
 
 #[cfg(test)]
 mod test {
-    //! Every latch-kind scenario once, in the std world, with real threads.
+    //! Every latch-kind scenario whose prediction holds under C++20
+    //! (`on_std_threads!`), in the std world, with real threads.
     use super::*;
 
     #[test]
@@ -192,14 +193,15 @@ mod test {
             return;
         }
         for _ in 0..20 {
-            join_latch_wakes_sleeping_owner(Config::new(2));
-            join_latch_wakes_sleeping_owner(Config::new(4));
-            join_latch_set_while_owner_falls_asleep(Config::new(2));
-            scope_latch_wakes_sleeping_owner(Config::new(2));
-            scope_latch_wakes_sleeping_owner(Config::new(3));
-            cross_pool_latch_wakes_sleeping_owner(Config::new(1));
-            cross_pool_latch_wakes_sleeping_owner(Config::new(2));
-            lock_latch_wakes_outside_thread(Config::new(1).jobs(3));
+            // Left out, since their predictions hold only under sequential
+            // consistency (a worker blocks outside the pool until another runs
+            // a job it pushed; models/ORACLES.md):
+            // join_latch_wakes_sleeping_owner,
+            // join_latch_set_while_owner_falls_asleep and
+            // scope_latch_wakes_sleeping_owner.
+            crate::on_std_threads!(cross_pool_latch_wakes_sleeping_owner(Config::new(1)));
+            crate::on_std_threads!(cross_pool_latch_wakes_sleeping_owner(Config::new(2)));
+            crate::on_std_threads!(lock_latch_wakes_outside_thread(Config::new(1).jobs(3)));
         }
     }
 }

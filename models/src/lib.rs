@@ -39,11 +39,18 @@
 //!
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
+//!
+//! Whether each scenario's prediction holds under C++20 or only under
+//! sequential consistency, one line per loom check: `models/ORACLES.md`;
+//! [`guarantees::memory_model`] says the same per scenario, and the std-world
+//! tests run a scenario on real threads only through [`on_std_threads!`],
+//! which refuses the SC-only ones at compile time.
 
 pub mod countdown;
 pub mod entry_points;
 pub mod fifo;
 pub mod global_pool;
+pub mod guarantees;
 pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;

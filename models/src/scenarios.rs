@@ -890,7 +890,8 @@ fn broadcast_and_check(pool: &ThreadPool, config: Config) {
 
 #[cfg(test)]
 mod test {
-    //! Every scenario once, in the std world, with real threads.
+    //! Every scenario whose prediction holds under C++20 (`on_std_threads!`),
+    //! in the std world, with real threads.
     use super::*;
 
     #[test]
@@ -901,27 +902,35 @@ mod test {
             return;
         }
         for _ in 0..20 {
-            install_from_outside(Config::new(2));
-            injected_jobs(Config::new(2).jobs(3));
-            injected_jobs(Config::new(2).jobs(3).jec_bits(1));
-            injected_jobs_beside_blocked_worker(Config::new(2).jobs(2));
-            injected_jobs_beside_blocked_worker(Config::new(3).jobs(3).jec_bits(1));
-            concurrent_injectors(Config::new(2), 3);
-            concurrent_injectors_keep_counts_exact(Config::new(2).jobs(3), 3);
-            join_latch_wakes_owner(Config::new(2).jobs(2));
-            scope_latch_wakes_owner(Config::new(2).jobs(8));
-            cross_pool_latch_wakes_owner(Config::new(1));
-            cross_pool_latch_outlives_owner_pool(Config::new(1));
-            internal_job_is_found(Config::new(2));
-            internal_job_after_sleepy_announcement_is_found(Config::new(2));
-            internal_job_is_found_beside_sleepers(Config::new(4));
-            snapshots_while_running(Config::new(2).jobs(3));
-            shutdown_while_busy(Config::new(3).jobs(5));
-            no_self_inflicted_wakeups(Config::new(1));
-            no_self_inflicted_wakeups_from_sleep(Config::new(2));
-            nested_join_scope(Config::new(4).jobs(4));
-            broadcast_to_sleeping_workers(Config::new(2).jobs(2));
-            broadcast_racing_sleep(Config::new(3).jobs(3));
+            crate::on_std_threads!(install_from_outside(Config::new(2)));
+            crate::on_std_threads!(injected_jobs(Config::new(2).jobs(3)));
+            crate::on_std_threads!(injected_jobs(Config::new(2).jobs(3).jec_bits(1)));
+            crate::on_std_threads!(injected_jobs_beside_blocked_worker(Config::new(2).jobs(2)));
+            crate::on_std_threads!(injected_jobs_beside_blocked_worker(
+                Config::new(3).jobs(3).jec_bits(1)
+            ));
+            crate::on_std_threads!(concurrent_injectors(Config::new(2), 3));
+            crate::on_std_threads!(concurrent_injectors_keep_counts_exact(
+                Config::new(2).jobs(3),
+                3
+            ));
+            // Left out, since their predictions hold only under sequential
+            // consistency (a worker blocks outside the pool until another runs
+            // a job it pushed; models/ORACLES.md): internal_job_is_found,
+            // internal_job_after_sleepy_announcement_is_found,
+            // internal_job_is_found_beside_sleepers, and join_latch_wakes_owner
+            // with a forced steal (jobs >= 2).
+            crate::on_std_threads!(join_latch_wakes_owner(Config::new(2)));
+            crate::on_std_threads!(scope_latch_wakes_owner(Config::new(2).jobs(8)));
+            crate::on_std_threads!(cross_pool_latch_wakes_owner(Config::new(1)));
+            crate::on_std_threads!(cross_pool_latch_outlives_owner_pool(Config::new(1)));
+            crate::on_std_threads!(snapshots_while_running(Config::new(2).jobs(3)));
+            crate::on_std_threads!(shutdown_while_busy(Config::new(3).jobs(5)));
+            crate::on_std_threads!(no_self_inflicted_wakeups(Config::new(1)));
+            crate::on_std_threads!(no_self_inflicted_wakeups_from_sleep(Config::new(2)));
+            crate::on_std_threads!(nested_join_scope(Config::new(4).jobs(4)));
+            crate::on_std_threads!(broadcast_to_sleeping_workers(Config::new(2).jobs(2)));
+            crate::on_std_threads!(broadcast_racing_sleep(Config::new(3).jobs(3)));
         }
     }
 }

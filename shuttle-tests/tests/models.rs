@@ -31,7 +31,8 @@ model_tests! {
     /// Legacy Rayon (seed 000), literally: findings L1 and L2 of `docs/models.md`.
     mod legacy = drowse_models::protocols::legacy::Legacy;
     holds [];
-    fails [stranded_injected, latch_wake, internal_job, counters, termination];
+    fails [stranded_injected, internal_job, counters, termination];
+    pct [latch_wake];
 }
 
 model_tests! {
@@ -52,21 +53,24 @@ model_tests! {
     /// The RFC's protocol (seed 004) as written: finding R1 of `docs/models/rfc.md`.
     mod rfc = drowse_models::protocols::rfc::Rfc;
     holds [latch_wake, termination];
-    fails [stranded_injected, counters, internal_job, stats_sporadic_4w];
+    fails [internal_job, stats_sporadic_4w];
+    pct [stranded_injected, counters];
 }
 
 model_tests! {
     /// The RFC with the local-queue judgement of idle threads: findings R1 and R2.
     mod rfc_local_queue = drowse_models::protocols::rfc::RfcLocalQueue;
     holds [latch_wake, termination];
-    fails [stranded_injected, counters, internal_job, stats_sporadic_4w];
+    fails [internal_job, stats_sporadic_4w];
+    pct [stranded_injected, counters];
 }
 
 model_tests! {
     /// The RFC waking blocks of threads up to the next power of two: finding R1 (and R3).
     mod rfc_blocks = drowse_models::protocols::rfc::RfcBlocks;
     holds [latch_wake, termination];
-    fails [stranded_injected, counters, internal_job, stats_sporadic_4w];
+    fails [internal_job, stats_sporadic_4w];
+    pct [stranded_injected, counters];
 }
 
 model_tests! {

@@ -50,7 +50,7 @@ fn run(worker_thread: &WorkerThread) {
 
     // SAFETY: `worker_thread` is this thread's worker.
     unsafe { worker_thread.wait_until(&registry.thread_infos[index].terminate) };
-    debug_assert!(
+    crate::sync::debug_assert_shared!(
         worker_thread.take_local_job().is_none(),
         "a worker exits with jobs on its deque"
     );

@@ -294,9 +294,8 @@ impl Registry {
 
     /// Pushes a job from outside the pool (or from another pool).
     pub(crate) fn inject(&self, job: JobRef) {
-        debug_assert_ne!(
-            self.terminate_count.load(Ordering::Acquire),
-            0,
+        crate::sync::debug_assert_shared!(
+            self.terminate_count.load(Ordering::Acquire) != 0,
             "a job was injected into a pool that has ended"
         );
         let queue_was_empty = self.injected_jobs.is_empty();
@@ -336,9 +335,8 @@ impl Registry {
         );
         {
             let broadcasts = self.broadcasts.lock().unwrap();
-            debug_assert_ne!(
-                self.terminate_count.load(Ordering::Acquire),
-                0,
+            crate::sync::debug_assert_shared!(
+                self.terminate_count.load(Ordering::Acquire) != 0,
                 "a job was broadcast into a pool that has ended"
             );
             for (queue, job) in broadcasts.iter().zip(jobs) {

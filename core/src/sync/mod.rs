@@ -107,6 +107,8 @@ mod world {
 
     pub const NAME: &str = "std";
     pub const IS_CHECKER: bool = false;
+    /// See [`DEBUG_READS_SHARED_STATE`](super::DEBUG_READS_SHARED_STATE).
+    pub const DEBUG_READS_SHARED_STATE: bool = cfg!(debug_assertions);
     /// rayon-core's number.
     pub const DEFAULT_SEARCH_ROUNDS: u32 = 32;
 
@@ -188,6 +190,8 @@ mod world {
 
     pub const NAME: &str = "loom";
     pub const CHECKER_VERSION: &str = super::LOOM_SERIES;
+    /// Off: see [`DEBUG_READS_SHARED_STATE`](super::DEBUG_READS_SHARED_STATE).
+    pub const DEBUG_READS_SHARED_STATE: bool = false;
 
     /// `key.with(f)`, or the facade's panic when the call runs outside a
     /// loom model. Loom has no public way to ask whether a model is running:
@@ -288,6 +292,10 @@ mod world {
 
     pub const NAME: &str = "shuttle";
     pub const CHECKER_VERSION: &str = super::SHUTTLE_SERIES;
+    /// See [`DEBUG_READS_SHARED_STATE`](super::DEBUG_READS_SHARED_STATE):
+    /// shuttle is sequentially consistent, so a read cannot hide a
+    /// weak-memory execution there.
+    pub const DEBUG_READS_SHARED_STATE: bool = cfg!(debug_assertions);
 
     /// `key.with(f)`, or the facade's panic when the call runs outside a
     /// shuttle execution (`try_get_current_task` is shuttle's public,
@@ -454,6 +462,37 @@ pub const WORLD: &str = world::NAME;
 /// the checkers), and the seed of the victim-picking random numbers (random
 /// in the std world, 0 under the checkers).
 pub const IS_CHECKER: bool = world::IS_CHECKER;
+
+/// Whether `debug_assert_shared!` evaluates its condition: with debug
+/// assertions on, in the std world and under shuttle; never under loom.
+///
+/// Such a condition reads state that other threads write (an atomic, a
+/// latch, a queue), and a release build does not read it at all. Under
+/// loom the read would not be neutral: an `Acquire` load or a lock makes
+/// the reading thread synchronise with the last writer, and even a
+/// `Relaxed` load marks the store it returns as seen by the thread, which
+/// bounds every later load of that location (coherence, and loom's
+/// progress rule, docs/proof.md "Memory models"). A missing release or
+/// acquire elsewhere could then pass loom in the checker profile
+/// (`debug-assertions = true`) and still be a bug in release builds;
+/// docs/orderings.md ("The countdown") records one that did. Under
+/// shuttle every execution is sequentially consistent, so a read hides no
+/// weak-memory execution and the checks stay on.
+pub const DEBUG_READS_SHARED_STATE: bool = world::DEBUG_READS_SHARED_STATE;
+
+/// `debug_assert!` for a condition that reads shared state (see
+/// [`DEBUG_READS_SHARED_STATE`]): the condition is evaluated only where
+/// that constant is true, so no loom execution contains a read that a
+/// release build lacks. A `debug_assert!` whose condition uses only values
+/// the code has already read stays a plain `debug_assert!`.
+macro_rules! debug_assert_shared {
+    ($($arg:tt)+) => {
+        if $crate::sync::DEBUG_READS_SHARED_STATE {
+            assert!($($arg)+);
+        }
+    };
+}
+pub(crate) use debug_assert_shared;
 
 /// The fruitless search rounds before a worker gets sleepy of a pool built
 /// without `ThreadPoolBuilder::search_rounds_before_sleep`: 32 in the std
