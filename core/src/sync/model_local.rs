@@ -127,7 +127,6 @@ impl Drop for ThreadLocals {
 
 #[cfg(test)]
 mod test {
-    use crate::sync::atomic::{AtomicUsize, Ordering};
     use crate::sync::{model, thread, Arc};
     use std::cell::Cell;
     use std::sync::Mutex as StdMutex;
@@ -141,13 +140,14 @@ mod test {
     /// (a lease's end, an `Arc`'s release).
     struct DropRecorder {
         name: usize,
-        owner: Cell<Option<(usize, Arc<AtomicUsize>)>>,
+        owner: Cell<Option<(usize, Arc<()>)>>,
     }
 
     impl Drop for DropRecorder {
         fn drop(&mut self) {
-            if let Some((owner, drops)) = self.owner.take() {
-                drops.fetch_add(1, Ordering::Relaxed);
+            if let Some((owner, shared)) = self.owner.take() {
+                // A checker operation: the release of a checker `Arc`.
+                drop(shared);
                 DROPS.lock().unwrap().push((owner, self.name));
             }
         }
@@ -158,9 +158,9 @@ mod test {
         static SECOND: DropRecorder = DropRecorder { name: 2, owner: Cell::new(None) };
     }
 
-    fn use_both(owner: usize, drops: &Arc<AtomicUsize>) {
-        FIRST.with(|first| first.owner.set(Some((owner, Arc::clone(drops)))));
-        SECOND.with(|second| second.owner.set(Some((owner, Arc::clone(drops)))));
+    fn use_both(owner: usize, shared: &Arc<()>) {
+        FIRST.with(|first| first.owner.set(Some((owner, Arc::clone(shared)))));
+        SECOND.with(|second| second.owner.set(Some((owner, Arc::clone(shared)))));
     }
 
     /// Two thread-locals whose drops are checker operations are dropped in
@@ -177,10 +177,10 @@ mod test {
     fn a_threads_locals_drop_in_reverse_order_of_first_use() {
         DROPS.lock().unwrap().clear();
         model(|| {
-            let drops = Arc::new(AtomicUsize::new(0));
-            let in_thread = Arc::clone(&drops);
+            let shared = Arc::new(());
+            let in_thread = Arc::clone(&shared);
             let spawned = thread::spawn(move || use_both(1, &in_thread));
-            use_both(0, &drops);
+            use_both(0, &shared);
             spawned.join().unwrap();
         });
         let drops = DROPS.lock().unwrap();
