@@ -760,7 +760,7 @@ impl Builder {
                 .set(JODD, 1);
             let tr = self.stale_all(tr);
             // The announcer's own snapshot is the value after its bump.
-            self.push(tr.add(&w(SleepyCur, Unset), 1).fix_self());
+            self.push(tr.fix_self());
             self.push(
                 Tr::new("Sleep::announce_sleepy [JEC odd: no write]")
                     .mv(&w(Idle, Unset), &w(SleepyCur, Unset))

@@ -349,6 +349,21 @@ pub fn check_invariant(
     for v in model.vars.iter().chain(&params) {
         z3.send(&format!("(declare-const {v} Int)"))?;
     }
+    // Variables a sliced model dropped are zero in it.
+    let mut dropped: Vec<&String> = invariant
+        .iter()
+        .flat_map(|c| c.dnf.iter().flatten())
+        .flat_map(|a| match a {
+            Atom::Ge(l) | Atom::Eq(l) => l.terms.keys(),
+        })
+        .filter(|v| !model.vars.contains(v) && !params.contains(v))
+        .collect();
+    dropped.sort();
+    dropped.dedup();
+    for v in dropped {
+        z3.send(&format!("(declare-const {v} Int)"))?;
+        z3.send(&format!("(assert (= {v} 0))"))?;
+    }
     let nonneg: Vec<String> = model
         .vars
         .iter()
@@ -413,4 +428,64 @@ pub fn check_invariant(
         }
     }
     Ok(Ok(checked))
+}
+
+/// The run that takes the transitions named in `schedule`, one after the
+/// other, from the initial state with `N = n`; z3 picks each step's
+/// parameters. Fails naming the first step whose guard cannot hold.
+pub fn follow(model: &Model, schedule: &[String], n: i64) -> std::io::Result<Result<Trace, String>> {
+    let mut z3 = Z3::start()?;
+    z3.send("(set-logic QF_LIA)")?;
+    let mut state: BTreeMap<String, i64> = model.vars.iter().map(|v| (v.clone(), 0)).collect();
+    state.insert(crate::model::N.to_string(), n);
+    // The initial state: every worker busy.
+    state.insert("busy_u".to_string(), n);
+    let mut trace = Trace {
+        states: vec![state.clone()],
+        steps: Vec::new(),
+    };
+    for (j, name) in schedule.iter().enumerate() {
+        let Some(index) = model.transitions.iter().position(|t| &t.name == name) else {
+            return Ok(Err(format!("step {}: no transition named {name}", j + 1)));
+        };
+        let t = &model.transitions[index];
+        let value = |v: &str| match state.get(v) {
+            Some(x) if *x < 0 => format!("(- {})", -x),
+            Some(x) => x.to_string(),
+            None => v.to_string(),
+        };
+        z3.send("(push 1)")?;
+        for p in &t.params {
+            z3.send(&format!("(declare-const {p} Int)"))?;
+        }
+        for a in &t.guard {
+            z3.send(&format!("(assert {})", atom(a, &value)))?;
+        }
+        z3.send("(check-sat)")?;
+        let answer = z3.read()?;
+        if answer.trim() != "sat" {
+            return Ok(Err(format!("step {} ({name}) is not enabled", j + 1)));
+        }
+        let params = if t.params.is_empty() {
+            BTreeMap::new()
+        } else {
+            z3.send(&format!("(get-value ({}))", t.params.join(" ")))?;
+            values(&z3.read()?)
+        };
+        z3.send("(pop 1)")?;
+        let env = |v: &str| state.get(v).or(params.get(v)).copied().unwrap_or(0);
+        let next: BTreeMap<String, i64> = model
+            .vars
+            .iter()
+            .zip(next_values(model, t))
+            .map(|(v, l)| (v.clone(), l.eval(&env)))
+            .collect();
+        trace.steps.push(Step {
+            transition: index,
+            params,
+        });
+        state = next;
+        trace.states.push(state.clone());
+    }
+    Ok(Ok(trace))
 }
