@@ -56,13 +56,16 @@ fn main() -> ExitCode {
 
 fn prove_all(only: Option<&str>) -> bool {
     let mut ok = true;
-    for (width, label) in [(Width::Full, "full JEC width"), (Width::Any, "every JEC width >= 1")] {
+    for (width, label) in [
+        (Width::Full, "full JEC width"),
+        (Width::Any, "every JEC width >= 1"),
+    ] {
         let model = Model::new(width, None);
         let invariant = invariant(width);
         let properties: Vec<&Property> = model
             .properties
             .iter()
-            .filter(|p| only.is_none_or(|name| name == p.name))
+            .filter(|p| only.map_or(true, |name| name == p.name))
             .filter(|p| width == Width::Full || p.name != "no_internal_job_stranded")
             .collect();
         let start = Instant::now();
@@ -122,7 +125,11 @@ fn refute_mutants(only: Option<&str>) -> bool {
             _ => Model::new(Width::Full, Some(m)).slice(&Model::after_terminate()),
         };
         // A crowd of eight sleepers is what the three-bit count misreads.
-        let n = if m == Mutant::WakeCountThreeBits { 8 } else { 2 };
+        let n = if m == Mutant::WakeCountThreeBits {
+            8
+        } else {
+            2
+        };
         let all: Vec<&Property> = model.properties.iter().collect();
         // The proof's invariant must not survive the mutant either.
         match smt::check_invariant(&model, &invariant(Width::Full), &all) {
@@ -133,7 +140,10 @@ fn refute_mutants(only: Option<&str>) -> bool {
             // A mutant changes what the protocol does, never how many
             // workers there are: a broken `pool_size` is a broken model.
             Ok(Err(f)) if f.obligation.contains("of pool_size ") => {
-                println!("{m}: the mutant model loses or makes workers: {}", f.obligation);
+                println!(
+                    "{m}: the mutant model loses or makes workers: {}",
+                    f.obligation
+                );
                 ok = false;
             }
             Ok(Err(f)) => println!("{m}: the invariant breaks: {}", f.obligation),
@@ -234,7 +244,8 @@ fn schedule(m: Mutant) -> Option<Vec<String>> {
         "Sleep::sleep: try_add_sleeping_thread [locked_cur, latch u]",
         "Sleep::sleep: final look finds nothing, block [latch u]",
     ];
-    let mut run: Vec<String> = std::iter::repeat_n(one_sleeper, 8)
+    let mut run: Vec<String> = std::iter::repeat(one_sleeper)
+        .take(8)
         .flatten()
         .map(str::to_string)
         .collect();

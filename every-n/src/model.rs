@@ -289,7 +289,13 @@ pub fn invariant(width: Width) -> Vec<Clause> {
     use Phase::*;
     let workers = flags_of(&Phase::ALL) + var(EXITED);
     let counted = flags_of(&[Pending, Blocked]);
-    let inactive = flags_of(&Phase::ALL.iter().copied().filter(|p| p.inactive()).collect::<Vec<_>>());
+    let inactive = flags_of(
+        &Phase::ALL
+            .iter()
+            .copied()
+            .filter(|p| p.inactive())
+            .collect::<Vec<_>>(),
+    );
     let cur = flags_of(&[SleepyCur, DrowsyCur, LockedCur]);
     let past_last_round_cur = flags_of(&[DrowsyCur, LockedCur]);
     let blocked = flags_of(&[Blocked]);
@@ -305,18 +311,33 @@ pub fn invariant(width: Width) -> Vec<Clause> {
         .chain([EXITED.to_string()])
         .collect();
     let mut inv = vec![
-        clause("pool_size", vec![vec![var(N).eq(workers.clone()), var(N).ge(1)]]),
+        clause(
+            "pool_size",
+            vec![vec![var(N).eq(workers.clone()), var(N).ge(1)]],
+        ),
         clause("sleeping_count", vec![vec![var(S).eq(counted.clone())]]),
         clause("inactive_count", vec![vec![var(I).eq(inactive)]]),
-        clause("flags_are_bits", vec![vec![var(JODD).le(1), var(TERM).le(1)]]),
-        clause("odd_jec_has_no_current_snapshot", vec![vec![var(JODD).eq(0)], vec![cur.eq(0)]]),
+        clause(
+            "flags_are_bits",
+            vec![vec![var(JODD).le(1), var(TERM).le(1)]],
+        ),
+        clause(
+            "odd_jec_has_no_current_snapshot",
+            vec![vec![var(JODD).eq(0)], vec![cur.eq(0)]],
+        ),
         clause(
             "latches_set_only_after_terminate",
-            vec![vec![var(TERM).eq(1)], set_flags.iter().map(|v| var(v).eq(0)).collect()],
+            vec![
+                vec![var(TERM).eq(1)],
+                set_flags.iter().map(|v| var(v).eq(0)).collect(),
+            ],
         ),
         clause(
             "set_latch_outside_the_lock",
-            vec![[LockedCur, LockedStale, Pending, Blocked].iter().map(|&p| var(&w(p, Flag::Set)).eq(0)).collect()],
+            vec![[LockedCur, LockedStale, Pending, Blocked]
+                .iter()
+                .map(|&p| var(&w(p, Flag::Set)).eq(0))
+                .collect()],
         ),
         clause(
             "injected_job_has_a_rescuer",
@@ -334,7 +355,10 @@ pub fn invariant(width: Width) -> Vec<Clause> {
     if width == Width::Full {
         inv.push(clause(
             "current_snapshot_past_its_last_round_means_unposted_jobs_only",
-            vec![vec![past_last_round_cur.eq(0)], vec![(var(QD) + var(QP)).le(posting.clone())]],
+            vec![
+                vec![past_last_round_cur.eq(0)],
+                vec![(var(QD) + var(QP)).le(posting.clone())],
+            ],
         ));
         inv.push(clause(
             "counted_worker_beside_posted_internal_job_is_covered",
@@ -1133,6 +1157,101 @@ impl Model {
             init,
             transitions,
             properties,
+        }
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use std::path::Path;
+
+    fn sources(dir: &Path, out: &mut String) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+
+    /// Every function a transition is named after exists in `core/src`:
+    /// renaming a protocol step fails here until the model follows.
+    #[test]
+    fn transitions_name_code_that_exists() {
+        let mut code = String::new();
+        sources(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src"),
+            &mut code,
+        );
+        let model = Model::new(Width::Full, None);
+        let mut checked = 0;
+        for t in &model.transitions {
+            // The text outside `[...]` names code; inside is the case.
+            let mut outside = String::new();
+            let mut depth = 0;
+            for c in t.name.chars() {
+                match c {
+                    '[' => depth += 1,
+                    ']' => depth -= 1,
+                    _ if depth == 0 => outside.push(c),
+                    _ => {}
+                }
+            }
+            for token in outside.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')) {
+                let token = token.trim_end_matches(':');
+                let function = token.rsplit("::").next().unwrap();
+                if token.contains("::") || function.contains('_') {
+                    assert!(
+                        code.contains(&format!("fn {function}("))
+                            || code.contains(&format!("fn {function}<")),
+                        "{}: no fn {function} in core/src",
+                        t.name
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} names checked");
+    }
+
+    /// Every transition keeps the number of workers: the model neither
+    /// loses nor makes one (the solver checks the same as `pool_size`; this
+    /// runs without z3).
+    #[test]
+    fn transitions_keep_the_pool_size() {
+        for width in [Width::Full, Width::Any] {
+            for mutant in std::iter::once(None).chain(Mutant::ALL.map(Some)) {
+                let model = Model::new(width, mutant);
+                for t in &model.transitions {
+                    let mut total = Lin::default();
+                    for p in Phase::ALL {
+                        for f in Flag::ALL {
+                            let v = w(p, f);
+                            let next = t
+                                .update
+                                .iter()
+                                .find(|(n, _)| *n == v)
+                                .map_or_else(|| var(&v), |(_, l)| l.clone());
+                            total = total + next - var(&v);
+                        }
+                    }
+                    let next_exited = t
+                        .update
+                        .iter()
+                        .find(|(n, _)| n == EXITED)
+                        .map_or_else(|| var(EXITED), |(_, l)| l.clone());
+                    total = total + next_exited - var(EXITED);
+                    assert_eq!(
+                        total,
+                        Lin::default(),
+                        "{mutant:?}: {} changes the pool size",
+                        t.name
+                    );
+                }
+            }
         }
     }
 }

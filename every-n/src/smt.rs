@@ -372,29 +372,46 @@ pub fn check_invariant(
         .collect();
     let inv_now = and(invariant.iter().map(|c| clause(c, &id)).collect());
     let mut checked = 0;
-    let mut query = |z3: &mut Z3, what: String, facts: Vec<String>| -> std::io::Result<Option<Failure>> {
-        z3.send("(push 1)")?;
-        for f in facts {
-            z3.send(&format!("(assert {f})"))?;
-        }
-        z3.send("(check-sat)")?;
-        let answer = z3.read()?;
-        checked += 1;
-        let failure = match answer.trim() {
-            "unsat" => None,
-            "sat" => {
-                z3.send(&format!("(get-value ({}))", model.vars.iter().chain(&params).cloned().collect::<Vec<_>>().join(" ")))?;
-                Some(Failure { obligation: what, state: values(&z3.read()?) })
+    let mut query =
+        |z3: &mut Z3, what: String, facts: Vec<String>| -> std::io::Result<Option<Failure>> {
+            z3.send("(push 1)")?;
+            for f in facts {
+                z3.send(&format!("(assert {f})"))?;
             }
-            other => return Err(std::io::Error::other(format!("z3 said: {other}"))),
+            z3.send("(check-sat)")?;
+            let answer = z3.read()?;
+            checked += 1;
+            let failure = match answer.trim() {
+                "unsat" => None,
+                "sat" => {
+                    z3.send(&format!(
+                        "(get-value ({}))",
+                        model
+                            .vars
+                            .iter()
+                            .chain(&params)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ))?;
+                    Some(Failure {
+                        obligation: what,
+                        state: values(&z3.read()?),
+                    })
+                }
+                other => return Err(std::io::Error::other(format!("z3 said: {other}"))),
+            };
+            z3.send("(pop 1)")?;
+            Ok(failure)
         };
-        z3.send("(pop 1)")?;
-        Ok(failure)
-    };
     // Initiation.
     let init = and(model.init.iter().map(|a| atom(a, &id)).collect());
     for c in invariant {
-        if let Some(f) = query(&mut z3, format!("initiation of {}", c.name), vec![init.clone(), format!("(not {})", clause(c, &id))])? {
+        if let Some(f) = query(
+            &mut z3,
+            format!("initiation of {}", c.name),
+            vec![init.clone(), format!("(not {})", clause(c, &id))],
+        )? {
             return Ok(Err(f));
         }
     }
@@ -413,7 +430,11 @@ pub fn check_invariant(
         for c in invariant {
             let mut fs = facts.clone();
             fs.push(format!("(not {})", clause(c, &after)));
-            if let Some(f) = query(&mut z3, format!("consecution of {} under {}", c.name, t.name), fs)? {
+            if let Some(f) = query(
+                &mut z3,
+                format!("consecution of {} under {}", c.name, t.name),
+                fs,
+            )? {
                 return Ok(Err(f));
             }
         }
@@ -433,7 +454,11 @@ pub fn check_invariant(
 /// The run that takes the transitions named in `schedule`, one after the
 /// other, from the initial state with `N = n`; z3 picks each step's
 /// parameters. Fails naming the first step whose guard cannot hold.
-pub fn follow(model: &Model, schedule: &[String], n: i64) -> std::io::Result<Result<Trace, String>> {
+pub fn follow(
+    model: &Model,
+    schedule: &[String],
+    n: i64,
+) -> std::io::Result<Result<Trace, String>> {
     let mut z3 = Z3::start()?;
     z3.send("(set-logic QF_LIA)")?;
     let mut state: BTreeMap<String, i64> = model.vars.iter().map(|v| (v.clone(), 0)).collect();
