@@ -131,6 +131,13 @@ fn refute_mutants(only: Option<&str>) -> bool {
             2
         };
         let all: Vec<&Property> = model.properties.iter().collect();
+        if !m.breaks_sc() {
+            // Correct under SC (`Mutant::breaks_sc`): nothing to refute here.
+            // A bounded search to 10 steps at N = 2 found no counterexample
+            // but took 6 minutes, too long for CI; loom kills this mutant.
+            println!("{m}: correct under SC, not searched (a weak-memory mutant: docs/every-n.md)");
+            continue;
+        }
         // The proof's invariant must not survive the mutant either.
         match smt::check_invariant(&model, &invariant(Width::Full), &all) {
             Ok(Ok(_)) => {

@@ -197,6 +197,16 @@ pub enum Mutant {
 }
 
 impl Mutant {
+    /// Whether the mutant strands a job, or breaks another property, in
+    /// some sequentially consistent run. `no_final_injector_check` does
+    /// not: under SC a post after the sleeper's announcement makes its
+    /// snapshot stale (proof.md, lemma 5 (a)), so the JEC alone keeps the
+    /// sleeper from sleeping beside an injected job; the final look is
+    /// needed for the weak-memory reorderings of lemma 1, which loom kills.
+    pub fn breaks_sc(self) -> bool {
+        self != Mutant::NoFinalInjectorCheck
+    }
+
     pub const ALL: [Mutant; 11] = [
         Mutant::NoJecCheck,
         Mutant::PostDoesNotBumpJec,

@@ -95,6 +95,16 @@ pub struct Trace {
     pub steps: Vec<Step>,
 }
 
+/// Commands kept to be sent later.
+struct Script(Vec<String>);
+
+impl Script {
+    fn send(&mut self, cmd: &str) -> std::io::Result<()> {
+        self.0.push(cmd.to_string());
+        Ok(())
+    }
+}
+
 struct Z3 {
     child: Child,
     stdin: ChildStdin,
@@ -184,8 +194,10 @@ pub fn counterexample(
     max_steps: usize,
     n: Option<i64>,
 ) -> std::io::Result<Option<Trace>> {
-    let mut z3 = Z3::start()?;
-    z3.send("(set-logic QF_LIA)")?;
+    // The unrolling so far. Each depth is a fresh z3 run on the whole
+    // script: without push and pop z3 keeps its QF_LIA preprocessing, which
+    // is several times faster here than its incremental solver.
+    let mut z3 = Script(vec!["(set-logic QF_LIA)".to_string()]);
     let params: Vec<String> = {
         let mut all: Vec<String> = model
             .transitions
@@ -196,7 +208,7 @@ pub fn counterexample(
         all.dedup();
         all
     };
-    let declare = |z3: &mut Z3, k: usize| -> std::io::Result<()> {
+    let declare = |z3: &mut Script, k: usize| -> std::io::Result<()> {
         for v in &model.vars {
             z3.send(&format!("(declare-const {} Int)", at(v, k)))?;
             if v != crate::model::S && v != crate::model::I {
@@ -217,10 +229,13 @@ pub fn counterexample(
     for k in 0..=max_steps {
         let idk = |v: &str| at(v, k);
         let bad_k = or(properties.iter().map(|p| bad(p, &idk)).collect());
-        z3.send("(push 1)")?;
-        z3.send(&format!("(assert {bad_k})"))?;
-        z3.send("(check-sat)")?;
-        let answer = z3.read()?;
+        let mut solver = Z3::start()?;
+        for line in &z3.0 {
+            solver.send(line)?;
+        }
+        solver.send(&format!("(assert {bad_k})"))?;
+        solver.send("(check-sat)")?;
+        let answer = solver.read()?;
         if std::env::var_os("DROWSE_PROVE_VERBOSE").is_some() {
             eprintln!("depth {k}: {}", answer.trim());
         }
@@ -233,8 +248,8 @@ pub fn counterexample(
                 names.push(at("step", j));
                 names.extend(params.iter().map(|p| at(p, j)));
             }
-            z3.send(&format!("(get-value ({}))", names.join(" ")))?;
-            let vals = values(&z3.read()?);
+            solver.send(&format!("(get-value ({}))", names.join(" ")))?;
+            let vals = values(&solver.read()?);
             let get = |name: &str| vals.get(name).copied().unwrap_or(0);
             let states = (0..=k)
                 .map(|j| {
@@ -256,7 +271,6 @@ pub fn counterexample(
         if answer.trim() != "unsat" {
             return Err(std::io::Error::other(format!("z3 said: {answer}")));
         }
-        z3.send("(pop 1)")?;
         if k == max_steps {
             break;
         }
