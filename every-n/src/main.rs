@@ -1,0 +1,262 @@
+//! `ci/prove`: proves the model's properties for every `N` by checking the
+//! inductive invariant of `model::invariant` with z3, or (`--mutants`) refutes each expressible seeded mutant with a
+//! counterexample printed step by step.
+
+use drowse_every_n::model::{invariant, Model, Mutant, Property, Width};
+use drowse_every_n::smt::{self, Trace};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage: ci/prove [--mutants] [--property P]
+  (no option)   prove every property of docs/every-n.md for every N, at the
+                full JEC width and at every width (rollover)
+  --mutants     for each seeded mutant the model expresses, find and print a
+                counterexample; fails if one is not refuted
+  --property P  only property P
+  --mutant M    only mutant M";
+
+/// The longest counterexample searched for.
+const MAX_STEPS: usize = 60;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut mutants = false;
+    let mut only: Option<String> = None;
+    let mut args = args.into_iter();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--property" => only = args.next(),
+            "--mutants" => mutants = true,
+            "--mutant" => {
+                mutants = true;
+                only = args.next();
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let ok = if mutants {
+        refute_mutants(only.as_deref())
+    } else {
+        prove_all(only.as_deref())
+    };
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn prove_all(only: Option<&str>) -> bool {
+    let mut ok = true;
+    for (width, label) in [
+        (Width::Full, "full JEC width"),
+        (Width::Any, "every JEC width >= 1"),
+    ] {
+        let model = Model::new(width, None);
+        let invariant = invariant(width);
+        let properties: Vec<&Property> = model
+            .properties
+            .iter()
+            .filter(|p| only.map_or(true, |name| name == p.name))
+            .filter(|p| width == Width::Full || p.name != "no_internal_job_stranded")
+            .collect();
+        let start = Instant::now();
+        match smt::check_invariant(&model, &invariant, &properties) {
+            Ok(Ok(queries)) => {
+                for p in &properties {
+                    println!("{} holds for every N ({label})", p.name);
+                }
+                if width == Width::Any {
+                    println!("no_internal_job_stranded: not proved at narrow widths (rollover; docs/every-n.md)");
+                }
+                println!(
+                    "  ({label}: {} clauses, {} transitions, {queries} unsat queries, {:.1} s)",
+                    invariant.len(),
+                    model.transitions.len(),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Ok(Err(failure)) => {
+                ok = false;
+                println!("FAILED ({label}): {}", failure.obligation);
+                let state: Vec<String> = failure
+                    .state
+                    .iter()
+                    .filter(|(_, &v)| v != 0)
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                println!("  in the state {}", state.join(" "));
+            }
+            Err(e) => {
+                ok = false;
+                println!("could not run z3: {e}");
+            }
+        }
+    }
+    ok
+}
+
+fn refute_mutants(only: Option<&str>) -> bool {
+    let patches = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/mutants.d");
+    let mut ok = true;
+    for m in Mutant::ALL {
+        if only.is_some_and(|name| name != m.name()) {
+            continue;
+        }
+        if !patches.join(format!("{}.patch", m.name())).is_file() {
+            println!("{m}: no ci/mutants.d/{m}.patch");
+            ok = false;
+            continue;
+        }
+        // The latch mutants need the terminate latch; the others are
+        // searched for before terminate, in the smaller sliced model.
+        let model = match m {
+            Mutant::LatchSetNeverWakes
+            | Mutant::OnceLatchSetNeverWakes
+            | Mutant::LatchWithoutSleepy => Model::new(Width::Full, Some(m)),
+            _ => Model::new(Width::Full, Some(m)).slice(&Model::after_terminate()),
+        };
+        // A crowd of eight sleepers is what the three-bit count misreads.
+        let n = if m == Mutant::WakeCountThreeBits {
+            8
+        } else {
+            2
+        };
+        let all: Vec<&Property> = model.properties.iter().collect();
+        if !m.breaks_sc() {
+            // Correct under SC (`Mutant::breaks_sc`): nothing to refute here.
+            // A bounded search to 10 steps at N = 2 found no counterexample
+            // but took 6 minutes, too long for CI; loom kills this mutant.
+            println!("{m}: correct under SC, not searched (a weak-memory mutant: docs/every-n.md)");
+            continue;
+        }
+        // The proof's invariant must not survive the mutant either.
+        match smt::check_invariant(&model, &invariant(Width::Full), &all) {
+            Ok(Ok(_)) => {
+                println!("{m}: the invariant still checks on the mutant");
+                ok = false;
+            }
+            // A mutant changes what the protocol does, never how many
+            // workers there are: a broken `pool_size` is a broken model.
+            Ok(Err(f)) if f.obligation.contains("of pool_size ") => {
+                println!(
+                    "{m}: the mutant model loses or makes workers: {}",
+                    f.obligation
+                );
+                ok = false;
+            }
+            Ok(Err(f)) => println!("{m}: the invariant breaks: {}", f.obligation),
+            Err(e) => println!("{m}: z3: {e}"),
+        }
+        let start = Instant::now();
+        let found = match schedule(m) {
+            // A run too long for the bounded search is given as the
+            // transitions it takes; the model decides whether each is
+            // enabled, and the end state must be bad.
+            Some(names) => smt::follow(&model, &names, n).map(|run| match run {
+                Ok(trace) => Some(trace),
+                Err(why) => {
+                    println!("{m}: the given run is not a run of the mutant model: {why}");
+                    None
+                }
+            }),
+            None => smt::counterexample(&model, &all, MAX_STEPS, Some(n)),
+        };
+        match found {
+            Ok(Some(trace)) => {
+                let last = trace.states.last().unwrap();
+                let env = |v: &str| last[v];
+                let broken: Vec<&str> = model
+                    .properties
+                    .iter()
+                    .filter(|p| p.bad.iter().any(|c| c.iter().all(|a| a.holds(&env))))
+                    .map(|p| p.name)
+                    .collect();
+                println!(
+                    "{m}: refuted at N = {}, {} steps ({:.1} s); breaks {}",
+                    last[drowse_every_n::model::N],
+                    trace.steps.len(),
+                    start.elapsed().as_secs_f64(),
+                    broken.join(", ")
+                );
+                if broken.is_empty() {
+                    println!("  the run ends in no state a property forbids");
+                    ok = false;
+                }
+                if let Err(e) = smt::replay(&model, &trace) {
+                    println!("  the trace is not a run of the model: {e}");
+                    ok = false;
+                }
+                print_trace(&model, &trace);
+            }
+            Ok(None) => {
+                ok = false;
+                println!("{m}: NOT refuted within {MAX_STEPS} steps");
+            }
+            Err(e) => {
+                ok = false;
+                println!("{m}: z3: {e}");
+            }
+        }
+    }
+    ok
+}
+
+fn print_trace(model: &Model, trace: &Trace) {
+    let nonzero = |s: &std::collections::BTreeMap<String, i64>| {
+        s.iter()
+            .filter(|(_, &v)| v != 0)
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    println!("  start: {}", nonzero(&trace.states[0]));
+    for (j, step) in trace.steps.iter().enumerate() {
+        let (before, after) = (&trace.states[j], &trace.states[j + 1]);
+        let changes: Vec<String> = after
+            .iter()
+            .filter(|(k, v)| before[*k] != **v)
+            .map(|(k, v)| format!("{k} {}->{v}", before[k]))
+            .collect();
+        println!(
+            "  {:>2}. {}: {}",
+            j + 1,
+            model.transitions[step.transition].name,
+            changes.join(", ")
+        );
+    }
+    println!("  end: {}", nonzero(trace.states.last().unwrap()));
+}
+
+/// The run that refutes `m` when the bounded search cannot reach it in
+/// reasonable time: eight workers must fall asleep one by one (six steps
+/// each) before the three-bit count reads the crowd as nobody.
+fn schedule(m: Mutant) -> Option<Vec<String>> {
+    if m != Mutant::WakeCountThreeBits {
+        return None;
+    }
+    let one_sleeper = [
+        "Sleep::start_looking",
+        "Sleep::announce_sleepy [JEC even: no write]",
+        "last round finds nothing; CoreLatch::get_sleepy [sleepy_cur]",
+        "Sleep::sleep: lock; CoreLatch::fall_asleep [drowsy_cur, latch u]",
+        "Sleep::sleep: try_add_sleeping_thread [locked_cur, latch u]",
+        "Sleep::sleep: final look finds nothing, block [latch u]",
+    ];
+    let mut run: Vec<String> = std::iter::repeat(one_sleeper)
+        .take(8)
+        .flatten()
+        .map(str::to_string)
+        .collect();
+    run.push("Registry::inject push [into an empty injector]".to_string());
+    run.push("Sleep::new_injected_jobs [bumps; no sleeper]".to_string());
+    Some(run)
+}

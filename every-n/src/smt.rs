@@ -1,0 +1,530 @@
+//! The model as SMT-LIB for z3: the three obligations of an inductive
+//! invariant (the proof for every `N`), and bounded unrollings (the
+//! counterexamples of mutants).
+
+use crate::lin::{Atom, Lin};
+use crate::model::{Clause, Model, Property, Transition};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+fn num(c: i64) -> String {
+    if c < 0 {
+        format!("(- {})", -c)
+    } else {
+        c.to_string()
+    }
+}
+
+/// `lin` with each name printed by `name`.
+fn lin(l: &Lin, name: &dyn Fn(&str) -> String) -> String {
+    let mut parts: Vec<String> = l
+        .terms
+        .iter()
+        .map(|(v, &c)| {
+            if c == 1 {
+                name(v)
+            } else {
+                format!("(* {} {})", num(c), name(v))
+            }
+        })
+        .collect();
+    if l.constant != 0 || parts.is_empty() {
+        parts.push(num(l.constant));
+    }
+    if parts.len() == 1 {
+        parts.pop().unwrap()
+    } else {
+        format!("(+ {})", parts.join(" "))
+    }
+}
+
+fn atom(a: &Atom, name: &dyn Fn(&str) -> String) -> String {
+    match a {
+        Atom::Ge(l) => format!("(>= {} 0)", lin(l, name)),
+        Atom::Eq(l) => format!("(= {} 0)", lin(l, name)),
+    }
+}
+
+fn and(parts: Vec<String>) -> String {
+    match parts.len() {
+        0 => "true".to_string(),
+        1 => parts.into_iter().next().unwrap(),
+        _ => format!("(and {})", parts.join(" ")),
+    }
+}
+
+fn or(parts: Vec<String>) -> String {
+    match parts.len() {
+        0 => "false".to_string(),
+        1 => parts.into_iter().next().unwrap(),
+        _ => format!("(or {})", parts.join(" ")),
+    }
+}
+
+fn bad(p: &Property, name: &dyn Fn(&str) -> String) -> String {
+    or(p.bad
+        .iter()
+        .map(|conj| and(conj.iter().map(|a| atom(a, name)).collect()))
+        .collect())
+}
+
+/// The new value of every state variable after `t`.
+fn next_values(model: &Model, t: &Transition) -> Vec<Lin> {
+    model
+        .vars
+        .iter()
+        .map(|v| {
+            t.update
+                .iter()
+                .find(|(n, _)| n == v)
+                .map(|(_, l)| l.clone())
+                .unwrap_or_else(|| crate::lin::var(v))
+        })
+        .collect()
+}
+
+/// One step of a counterexample.
+pub struct Step {
+    pub transition: usize,
+    pub params: BTreeMap<String, i64>,
+}
+
+pub struct Trace {
+    pub states: Vec<BTreeMap<String, i64>>,
+    pub steps: Vec<Step>,
+}
+
+/// Commands kept to be sent later.
+struct Script(Vec<String>);
+
+impl Script {
+    fn send(&mut self, cmd: &str) -> std::io::Result<()> {
+        self.0.push(cmd.to_string());
+        Ok(())
+    }
+}
+
+struct Z3 {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Z3 {
+    fn start() -> std::io::Result<Z3> {
+        let mut child = Command::new("z3")
+            .arg("-in")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()?;
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Ok(Z3 {
+            child,
+            stdin,
+            stdout,
+        })
+    }
+    fn send(&mut self, cmd: &str) -> std::io::Result<()> {
+        self.stdin.write_all(cmd.as_bytes())?;
+        self.stdin.write_all(b"\n")?;
+        self.stdin.flush()
+    }
+    /// One balanced s-expression or atom of output.
+    fn read(&mut self) -> std::io::Result<String> {
+        let mut text = String::new();
+        let mut depth = 0i64;
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line)? == 0 {
+                return Ok(text);
+            }
+            depth += line.matches('(').count() as i64 - line.matches(')').count() as i64;
+            text.push_str(&line);
+            if depth <= 0 && !text.trim().is_empty() {
+                return Ok(text);
+            }
+        }
+    }
+}
+
+impl Drop for Z3 {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn at(v: &str, k: usize) -> String {
+    format!("{v}__{k}")
+}
+
+/// Parses `((name value) ...)`, values possibly `(- n)`.
+fn values(text: &str) -> BTreeMap<String, i64> {
+    let flat = text.replace(['(', ')'], " ( ").replace("( -", "(-");
+    let tokens: Vec<&str> = flat.split_whitespace().collect();
+    let mut out = BTreeMap::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == "(" && i + 2 < tokens.len() && tokens[i + 1] != "(" {
+            let name = tokens[i + 1];
+            let (value, used) = if tokens[i + 2] == "(-" {
+                (-tokens[i + 3].parse::<i64>().unwrap_or(0), 4)
+            } else if let Ok(v) = tokens[i + 2].parse::<i64>() {
+                (v, 3)
+            } else {
+                i += 1;
+                continue;
+            };
+            out.insert(name.to_string(), value);
+            i += used;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The shortest run of at most `max_steps` steps from an initial state to a
+/// state that one of `properties` forbids, with `N` fixed when given.
+pub fn counterexample(
+    model: &Model,
+    properties: &[&Property],
+    max_steps: usize,
+    n: Option<i64>,
+) -> std::io::Result<Option<Trace>> {
+    // The unrolling so far. Each depth is a fresh z3 run on the whole
+    // script: without push and pop z3 keeps its QF_LIA preprocessing, which
+    // is several times faster here than its incremental solver.
+    let mut z3 = Script(vec!["(set-logic QF_LIA)".to_string()]);
+    let params: Vec<String> = {
+        let mut all: Vec<String> = model
+            .transitions
+            .iter()
+            .flat_map(|t| t.params.iter().cloned())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let declare = |z3: &mut Script, k: usize| -> std::io::Result<()> {
+        for v in &model.vars {
+            z3.send(&format!("(declare-const {} Int)", at(v, k)))?;
+            if v != crate::model::S && v != crate::model::I {
+                z3.send(&format!("(assert (>= {} 0))", at(v, k)))?;
+            }
+        }
+        Ok(())
+    };
+    declare(&mut z3, 0)?;
+    let id0 = |v: &str| at(v, 0);
+    z3.send(&format!(
+        "(assert {})",
+        and(model.init.iter().map(|a| atom(a, &id0)).collect())
+    ))?;
+    if let Some(n) = n {
+        z3.send(&format!("(assert (= {} {n}))", at(crate::model::N, 0)))?;
+    }
+    for k in 0..=max_steps {
+        let idk = |v: &str| at(v, k);
+        let bad_k = or(properties.iter().map(|p| bad(p, &idk)).collect());
+        let mut solver = Z3::start()?;
+        for line in &z3.0 {
+            solver.send(line)?;
+        }
+        solver.send(&format!("(assert {bad_k})"))?;
+        solver.send("(check-sat)")?;
+        let answer = solver.read()?;
+        if std::env::var_os("DROWSE_PROVE_VERBOSE").is_some() {
+            eprintln!("depth {k}: {}", answer.trim());
+        }
+        if answer.trim() == "sat" {
+            let mut names: Vec<String> = Vec::new();
+            for j in 0..=k {
+                names.extend(model.vars.iter().map(|v| at(v, j)));
+            }
+            for j in 0..k {
+                names.push(at("step", j));
+                names.extend(params.iter().map(|p| at(p, j)));
+            }
+            solver.send(&format!("(get-value ({}))", names.join(" ")))?;
+            let vals = values(&solver.read()?);
+            let get = |name: &str| vals.get(name).copied().unwrap_or(0);
+            let states = (0..=k)
+                .map(|j| {
+                    model
+                        .vars
+                        .iter()
+                        .map(|v| (v.clone(), get(&at(v, j))))
+                        .collect()
+                })
+                .collect();
+            let steps = (0..k)
+                .map(|j| Step {
+                    transition: get(&at("step", j)) as usize,
+                    params: params.iter().map(|p| (p.clone(), get(&at(p, j)))).collect(),
+                })
+                .collect();
+            return Ok(Some(Trace { states, steps }));
+        }
+        if answer.trim() != "unsat" {
+            return Err(std::io::Error::other(format!("z3 said: {answer}")));
+        }
+        if k == max_steps {
+            break;
+        }
+        // Step k -> k + 1.
+        declare(&mut z3, k + 1)?;
+        z3.send(&format!("(declare-const {} Int)", at("step", k)))?;
+        for p in &params {
+            z3.send(&format!("(declare-const {} Int)", at(p, k)))?;
+        }
+        let cur = |v: &str| at(v, k);
+        let options: Vec<String> = model
+            .transitions
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut parts = vec![format!("(= {} {i})", at("step", k))];
+                parts.extend(t.guard.iter().map(|a| atom(a, &cur)));
+                for (v, next) in model.vars.iter().zip(next_values(model, t)) {
+                    parts.push(format!("(= {} {})", at(v, k + 1), lin(&next, &cur)));
+                }
+                and(parts)
+            })
+            .collect();
+        z3.send(&format!("(assert {})", or(options)))?;
+    }
+    Ok(None)
+}
+
+/// Checks, without the solver, that `trace` is a run of `model`: the first
+/// state is initial, every step's guard holds and its update gives the next
+/// state. Returns the first disagreement.
+pub fn replay(model: &Model, trace: &Trace) -> Result<(), String> {
+    let first = &trace.states[0];
+    let env0 = |v: &str| first[v];
+    if let Some(a) = model.init.iter().find(|a| !a.holds(&env0)) {
+        return Err(format!("initial state violates {a:?}"));
+    }
+    for (j, step) in trace.steps.iter().enumerate() {
+        let t = &model.transitions[step.transition];
+        let state = &trace.states[j];
+        let env = |v: &str| state.get(v).or(step.params.get(v)).copied().unwrap_or(0);
+        if let Some(a) = t.guard.iter().find(|a| !a.holds(&env)) {
+            return Err(format!("step {j} ({}): guard {a:?} fails", t.name));
+        }
+        for (v, next) in model.vars.iter().zip(next_values(model, t)) {
+            if next.eval(&env) != trace.states[j + 1][v] {
+                return Err(format!("step {j} ({}): {v} is wrong", t.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn clause(c: &Clause, name: &dyn Fn(&str) -> String) -> String {
+    or(c.dnf
+        .iter()
+        .map(|conj| and(conj.iter().map(|a| atom(a, name)).collect()))
+        .collect())
+}
+
+/// Why an obligation failed: which, and the state (and step) z3 found.
+pub struct Failure {
+    pub obligation: String,
+    pub state: BTreeMap<String, i64>,
+}
+
+/// Checks that `invariant` holds initially, is preserved by every
+/// transition, and excludes the bad states of `properties`, each as one
+/// quantifier-free linear-arithmetic query whose answer must be `unsat`.
+/// `N` is a free variable in every query: the answer covers every pool
+/// size. Returns the obligations checked, or the first that fails.
+pub fn check_invariant(
+    model: &Model,
+    invariant: &[Clause],
+    properties: &[&Property],
+) -> std::io::Result<Result<usize, Failure>> {
+    let mut z3 = Z3::start()?;
+    z3.send("(set-logic QF_LIA)")?;
+    let params: Vec<String> = {
+        let mut all: Vec<String> = model
+            .transitions
+            .iter()
+            .flat_map(|t| t.params.iter().cloned())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let id = |v: &str| v.to_string();
+    for v in model.vars.iter().chain(&params) {
+        z3.send(&format!("(declare-const {v} Int)"))?;
+    }
+    // Variables a sliced model dropped are zero in it.
+    let mut dropped: Vec<&String> = invariant
+        .iter()
+        .flat_map(|c| c.dnf.iter().flatten())
+        .flat_map(|a| match a {
+            Atom::Ge(l) | Atom::Eq(l) => l.terms.keys(),
+        })
+        .filter(|v| !model.vars.contains(v) && !params.contains(v))
+        .collect();
+    dropped.sort();
+    dropped.dedup();
+    for v in dropped {
+        z3.send(&format!("(declare-const {v} Int)"))?;
+        z3.send(&format!("(assert (= {v} 0))"))?;
+    }
+    let nonneg: Vec<String> = model
+        .vars
+        .iter()
+        .filter(|v| *v != crate::model::S && *v != crate::model::I)
+        .map(|v| format!("(>= {v} 0)"))
+        .collect();
+    let inv_now = and(invariant.iter().map(|c| clause(c, &id)).collect());
+    let mut checked = 0;
+    let mut query =
+        |z3: &mut Z3, what: String, facts: Vec<String>| -> std::io::Result<Option<Failure>> {
+            z3.send("(push 1)")?;
+            for f in facts {
+                z3.send(&format!("(assert {f})"))?;
+            }
+            z3.send("(check-sat)")?;
+            let answer = z3.read()?;
+            checked += 1;
+            let failure = match answer.trim() {
+                "unsat" => None,
+                "sat" => {
+                    z3.send(&format!(
+                        "(get-value ({}))",
+                        model
+                            .vars
+                            .iter()
+                            .chain(&params)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ))?;
+                    Some(Failure {
+                        obligation: what,
+                        state: values(&z3.read()?),
+                    })
+                }
+                other => return Err(std::io::Error::other(format!("z3 said: {other}"))),
+            };
+            z3.send("(pop 1)")?;
+            Ok(failure)
+        };
+    // Initiation.
+    let init = and(model.init.iter().map(|a| atom(a, &id)).collect());
+    for c in invariant {
+        if let Some(f) = query(
+            &mut z3,
+            format!("initiation of {}", c.name),
+            vec![init.clone(), format!("(not {})", clause(c, &id))],
+        )? {
+            return Ok(Err(f));
+        }
+    }
+    // Consecution: one query per transition and clause.
+    for t in &model.transitions {
+        let next: BTreeMap<String, String> = model
+            .vars
+            .iter()
+            .zip(next_values(model, t))
+            .map(|(v, l)| (v.clone(), lin(&l, &id)))
+            .collect();
+        let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
+        let mut facts = vec![inv_now.clone()];
+        facts.extend(t.guard.iter().map(|a| atom(a, &id)));
+        facts.extend(nonneg.iter().cloned());
+        for c in invariant {
+            let mut fs = facts.clone();
+            fs.push(format!("(not {})", clause(c, &after)));
+            if let Some(f) = query(
+                &mut z3,
+                format!("consecution of {} under {}", c.name, t.name),
+                fs,
+            )? {
+                return Ok(Err(f));
+            }
+        }
+    }
+    // Safety.
+    for p in properties {
+        let mut fs = vec![inv_now.clone()];
+        fs.extend(nonneg.iter().cloned());
+        fs.push(bad(p, &id));
+        if let Some(f) = query(&mut z3, format!("safety of {}", p.name), fs)? {
+            return Ok(Err(f));
+        }
+    }
+    Ok(Ok(checked))
+}
+
+/// The run that takes the transitions named in `schedule`, one after the
+/// other, from the initial state with `N = n`; z3 picks each step's
+/// parameters. Fails naming the first step whose guard cannot hold.
+pub fn follow(
+    model: &Model,
+    schedule: &[String],
+    n: i64,
+) -> std::io::Result<Result<Trace, String>> {
+    let mut z3 = Z3::start()?;
+    z3.send("(set-logic QF_LIA)")?;
+    let mut state: BTreeMap<String, i64> = model.vars.iter().map(|v| (v.clone(), 0)).collect();
+    state.insert(crate::model::N.to_string(), n);
+    // The initial state: every worker busy.
+    state.insert("busy_u".to_string(), n);
+    let mut trace = Trace {
+        states: vec![state.clone()],
+        steps: Vec::new(),
+    };
+    for (j, name) in schedule.iter().enumerate() {
+        let Some(index) = model.transitions.iter().position(|t| &t.name == name) else {
+            return Ok(Err(format!("step {}: no transition named {name}", j + 1)));
+        };
+        let t = &model.transitions[index];
+        let value = |v: &str| match state.get(v) {
+            Some(x) if *x < 0 => format!("(- {})", -x),
+            Some(x) => x.to_string(),
+            None => v.to_string(),
+        };
+        z3.send("(push 1)")?;
+        for p in &t.params {
+            z3.send(&format!("(declare-const {p} Int)"))?;
+        }
+        for a in &t.guard {
+            z3.send(&format!("(assert {})", atom(a, &value)))?;
+        }
+        z3.send("(check-sat)")?;
+        let answer = z3.read()?;
+        if answer.trim() != "sat" {
+            return Ok(Err(format!("step {} ({name}) is not enabled", j + 1)));
+        }
+        let params = if t.params.is_empty() {
+            BTreeMap::new()
+        } else {
+            z3.send(&format!("(get-value ({}))", t.params.join(" ")))?;
+            values(&z3.read()?)
+        };
+        z3.send("(pop 1)")?;
+        let env = |v: &str| state.get(v).or(params.get(v)).copied().unwrap_or(0);
+        let next: BTreeMap<String, i64> = model
+            .vars
+            .iter()
+            .zip(next_values(model, t))
+            .map(|(v, l)| (v.clone(), l.eval(&env)))
+            .collect();
+        trace.steps.push(Step {
+            transition: index,
+            params,
+        });
+        state = next;
+        trace.states.push(state.clone());
+    }
+    Ok(Ok(trace))
+}
