@@ -453,7 +453,7 @@ pub const WORLD: &str = world::NAME;
 
 /// True under loom and shuttle. Only debug checks and examples may depend on
 /// it: the protocol and pool are the same code in every world. What differs
-/// between the worlds is this facade's primitives, its clock ([`time`],
+/// between the worlds is this facade's primitives, its clock (`time`,
 /// which stands still under the checkers) and three values it supplies,
 /// which the pool uses the same way in every world:
 /// `DEFAULT_SEARCH_ROUNDS` (32 in the std world, 1 under the checkers, which
