@@ -335,3 +335,6 @@ impl XorShift64Star {
         (self.next() % bound as u64) as usize
     }
 }
+
+#[cfg(test)]
+mod test;

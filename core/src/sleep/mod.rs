@@ -59,7 +59,7 @@ struct WorkerSleepState {
 /// sleep and a wake-up. No other thread sees the budget, and no property
 /// depends on its value (`docs/proof.md`, lemma 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct SearchBudget(u32);
+pub(crate) struct SearchBudget(pub(crate) u32);
 
 impl SearchBudget {
     /// Half as many rounds, but at least one.
