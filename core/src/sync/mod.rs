@@ -359,6 +359,12 @@ pub(crate) use world::thread_local;
 /// (`WorkerThread::current`).
 #[cfg(any(loom, shuttle))]
 macro_rules! model_thread_local {
+    // A `const` initialiser (std's form for a value that needs no lazy
+    // set-up): the checkers' thread-locals have none, so it is made at first
+    // use like any other.
+    ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = const { $init:expr };)+) => {
+        $crate::sync::thread_local! { $($(#[$attr])* $vis static $name: $t = $init;)+ }
+    };
     ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = $init:expr;)+) => {$(
         $(#[$attr])* $vis static $name: $crate::sync::ModelLocalKey<$t> =
             $crate::sync::ModelLocalKey::new({
