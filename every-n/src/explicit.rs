@@ -43,6 +43,8 @@ impl Test {
 
 struct Compiled {
     params: usize,
+    /// The guards that mention no parameter.
+    state_guard: Vec<Test>,
     guard: Vec<Test>,
     /// `(state slot, new value)`.
     update: Vec<(usize, Expr)>,
@@ -103,6 +105,14 @@ pub fn search(
         .iter()
         .map(|t| Compiled {
             params: t.params.len(),
+            state_guard: t
+                .guard
+                .iter()
+                .filter(|a| match a {
+                    Atom::Ge(l) | Atom::Eq(l) => l.terms.keys().all(|v| !t.params.contains(v)),
+                })
+                .map(|a| test(&t.params, a))
+                .collect(),
             guard: t.guard.iter().map(|a| test(&t.params, a)).collect(),
             update: t
                 .update
@@ -143,6 +153,11 @@ pub fn search(
         depth_reached = depth_reached.max(depth);
         let state = nodes[node].0.clone();
         for (ti, t) in transitions.iter().enumerate() {
+            // The guards on the state alone first: most transitions are
+            // disabled before any parameter is tried.
+            if !t.state_guard.iter().all(|g| g.holds(&state)) {
+                continue;
+            }
             // Every parameter assignment in 0..=n.
             let mut params = vec![0i64; t.params];
             loop {
