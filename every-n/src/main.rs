@@ -313,7 +313,7 @@ fn print_trace(model: &Model, trace: &Trace) {
     println!("  end: {}", nonzero(trace.states.last().unwrap()));
 }
 
-/// The run that refutes `m` when the bounded search cannot reach it in
+/// The run that refutes `m` when the explicit search cannot reach it in
 /// reasonable time: eight workers must fall asleep one by one (six steps
 /// each) before the three-bit count reads the crowd as nobody.
 fn schedule(m: Mutant) -> Option<Vec<String>> {
