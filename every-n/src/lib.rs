@@ -1,8 +1,10 @@
 //! Drowse's sleep protocol for every pool size `N`: the counter abstraction
 //! ([`model`]), written once as data, and its translation to SMT-LIB
-//! ([`smt`]) for z3. `ci/prove` runs the binary of this package; see
+//! ([`smt`]) for z3, and an explicit-state search at a concrete `N`
+//! ([`explicit`]) for the counterexamples of mutants. `ci/prove` runs the binary of this package; see
 //! `docs/every-n.md`.
 
+pub mod explicit;
 pub mod lin;
 pub mod model;
 pub mod smt;

@@ -2,6 +2,7 @@
 //! inductive invariant of `model::invariant` with z3, or (`--mutants`) refutes each expressible seeded mutant with a
 //! counterexample printed step by step.
 
+use drowse_every_n::explicit;
 use drowse_every_n::model::{invariant, Model, Mutant, Property, Width};
 use drowse_every_n::smt::{self, Trace};
 use std::path::Path;
@@ -16,8 +17,15 @@ const USAGE: &str = "usage: ci/prove [--mutants] [--property P]
   --property P  only property P
   --mutant M    only mutant M";
 
-/// The longest counterexample searched for.
-const MAX_STEPS: usize = 60;
+/// The pool sizes searched for a mutant's counterexample, smallest first.
+const MAX_N: i64 = 3;
+/// The pool sizes a mutant that is correct under SC is searched at.
+const SAFE_SIZES: i64 = 2;
+/// The most jobs of one kind queued, posts or wake-ups in flight a search
+/// explores (a counterexample needs one job and the wake-ups it makes).
+const CAP: i64 = 2;
+/// The most states one search explores.
+const MAX_STATES: usize = 20_000_000;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -107,6 +115,29 @@ fn prove_all(only: Option<&str>) -> bool {
 fn refute_mutants(only: Option<&str>) -> bool {
     let patches = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/mutants.d");
     let mut ok = true;
+    if only.is_none() {
+        // The control: the same search on the model without a mutant finds
+        // nothing (the proof says so for every N; this checks the search).
+        let model = Model::new(Width::Full, None);
+        let all: Vec<&Property> = model.properties.iter().collect();
+        for n in 1..=SAFE_SIZES {
+            let start = Instant::now();
+            match explicit::search(&model, &all, n, CAP, MAX_STATES) {
+                explicit::Outcome::Safe { states, depth, .. } => println!(
+                    "unmutated model: no bad state among the {states} reachable at N = {n} (runs up to {depth} steps; {:.1} s)",
+                    start.elapsed().as_secs_f64()
+                ),
+                explicit::Outcome::Found(trace) => {
+                    println!("unmutated model: reaches a bad state at N = {n}:");
+                    print_trace(&model, &trace);
+                    ok = false;
+                }
+                explicit::Outcome::TooBig { states } => {
+                    println!("unmutated model: N = {n}: search stopped after {states} states");
+                }
+            }
+        }
+    }
     for m in Mutant::ALL {
         if only.is_some_and(|name| name != m.name()) {
             continue;
@@ -131,13 +162,20 @@ fn refute_mutants(only: Option<&str>) -> bool {
             2
         };
         let all: Vec<&Property> = model.properties.iter().collect();
-        if !m.breaks_sc() {
-            // Correct under SC (`Mutant::breaks_sc`): nothing to refute here.
-            // A bounded search to 10 steps at N = 2 found no counterexample
-            // but took 6 minutes, too long for CI; loom kills this mutant.
-            println!("{m}: correct under SC, not searched (a weak-memory mutant: docs/every-n.md)");
-            continue;
-        }
+        // The run searched for ends where the code hangs: for a latch
+        // mutant, an owner blocked on its set latch with no wake-up owed
+        // (the shortest run to any bad state stops earlier, at the owner
+        // holding its lock on a set latch, `set_latch_never_slept_on`).
+        let target: Vec<&Property> = match m {
+            Mutant::LatchSetNeverWakes
+            | Mutant::OnceLatchSetNeverWakes
+            | Mutant::LatchWithoutSleepy => model
+                .properties
+                .iter()
+                .filter(|p| p.name == "set_latch_wakes_blocked_owner")
+                .collect(),
+            _ => all.clone(),
+        };
         // The proof's invariant must not survive the mutant either.
         match smt::check_invariant(&model, &invariant(Width::Full), &all) {
             Ok(Ok(_)) => {
@@ -157,10 +195,36 @@ fn refute_mutants(only: Option<&str>) -> bool {
             Err(e) => println!("{m}: z3: {e}"),
         }
         let start = Instant::now();
+        if !m.breaks_sc() {
+            // Correct under SC (`Mutant::breaks_sc`): the search must find
+            // nothing; it covers every state reachable at the small sizes.
+            for n in 1..=SAFE_SIZES {
+                match explicit::search(&model, &all, n, CAP, MAX_STATES) {
+                    explicit::Outcome::Safe {
+                        states,
+                        depth,
+                        capped,
+                    } => println!(
+                        "{m}: correct under SC: no bad state among the {states} reachable at N = {n} (runs up to {depth} steps{}; {:.1} s)",
+                        if capped { format!(", queues and wake-ups capped at {CAP}") } else { String::new() },
+                        start.elapsed().as_secs_f64()
+                    ),
+                    explicit::Outcome::Found(trace) => {
+                        println!("{m}: expected correct under SC, but reaches a bad state at N = {n}:");
+                        print_trace(&model, &trace);
+                        ok = false;
+                    }
+                    explicit::Outcome::TooBig { states } => {
+                        println!("{m}: N = {n}: search stopped after {states} states");
+                    }
+                }
+            }
+            continue;
+        }
         let found = match schedule(m) {
-            // A run too long for the bounded search is given as the
-            // transitions it takes; the model decides whether each is
-            // enabled, and the end state must be bad.
+            // A run too long for the search is given as the transitions it
+            // takes; the model decides whether each is enabled, and the end
+            // state must be bad.
             Some(names) => smt::follow(&model, &names, n).map(|run| match run {
                 Ok(trace) => Some(trace),
                 Err(why) => {
@@ -168,7 +232,20 @@ fn refute_mutants(only: Option<&str>) -> bool {
                     None
                 }
             }),
-            None => smt::counterexample(&model, &all, MAX_STEPS, Some(n)),
+            // The smallest pool with a counterexample, the shortest run in it.
+            None => Ok((1..=MAX_N).find_map(|n| {
+                match explicit::search(&model, &target, n, CAP, MAX_STATES) {
+                    explicit::Outcome::Found(trace) => Some(trace),
+                    explicit::Outcome::Safe { states, depth, .. } => {
+                        println!("  (N = {n}: no bad state among {states} states, runs up to {depth} steps)");
+                        None
+                    }
+                    explicit::Outcome::TooBig { states } => {
+                        println!("  (N = {n}: search stopped after {states} states)");
+                        None
+                    }
+                }
+            })),
         };
         match found {
             Ok(Some(trace)) => {
@@ -199,7 +276,7 @@ fn refute_mutants(only: Option<&str>) -> bool {
             }
             Ok(None) => {
                 ok = false;
-                println!("{m}: NOT refuted within {MAX_STEPS} steps");
+                println!("{m}: NOT refuted (no bad state at N = 1..={MAX_N} within the caps)");
             }
             Err(e) => {
                 ok = false;
@@ -236,7 +313,7 @@ fn print_trace(model: &Model, trace: &Trace) {
     println!("  end: {}", nonzero(trace.states.last().unwrap()));
 }
 
-/// The run that refutes `m` when the bounded search cannot reach it in
+/// The run that refutes `m` when the explicit search cannot reach it in
 /// reasonable time: eight workers must fall asleep one by one (six steps
 /// each) before the three-bit count reads the crowd as nobody.
 fn schedule(m: Mutant) -> Option<Vec<String>> {

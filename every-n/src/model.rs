@@ -926,9 +926,18 @@ impl Builder {
             .when(var(TOK).ge(1))
             .add(TOK, -1);
         if self.is(Mutant::WakeLoopCountsAttempts) {
-            // Counts the first worker it looks at as woken: it may look at
-            // an awake one while others are blocked.
-            self.push(drop);
+            // Counts the first worker it looks at as woken, blocked or
+            // not: the wake-up is lost when that worker is awake while
+            // others are blocked. Some worker must be awake and not on its
+            // way to block (holding its lock, the waker would wait for it
+            // and wake it): any such worker may be the first looked at.
+            let awake: Vec<String> = Phase::ALL
+                .iter()
+                .filter(|p| !matches!(p, Blocked | LockedCur | LockedStale | Pending))
+                .flat_map(|&p| all_flags(p))
+                .chain([EXITED.to_string()])
+                .collect();
+            self.push(drop.when(sum(awake).ge(1)));
         } else if self.is(Mutant::UnlockedBlockedPrecheck) {
             self.push(drop.when(sum(all_flags(Blocked)).eq(0)));
         } else {

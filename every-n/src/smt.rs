@@ -1,6 +1,6 @@
 //! The model as SMT-LIB for z3: the three obligations of an inductive
-//! invariant (the proof for every `N`), and bounded unrollings (the
-//! counterexamples of mutants).
+//! invariant (the proof for every `N`), and a given run's parameters
+//! (`follow`).
 
 use crate::lin::{Atom, Lin};
 use crate::model::{Clause, Model, Property, Transition};
@@ -95,16 +95,6 @@ pub struct Trace {
     pub steps: Vec<Step>,
 }
 
-/// Commands kept to be sent later.
-struct Script(Vec<String>);
-
-impl Script {
-    fn send(&mut self, cmd: &str) -> std::io::Result<()> {
-        self.0.push(cmd.to_string());
-        Ok(())
-    }
-}
-
 struct Z3 {
     child: Child,
     stdin: ChildStdin,
@@ -156,10 +146,6 @@ impl Drop for Z3 {
     }
 }
 
-fn at(v: &str, k: usize) -> String {
-    format!("{v}__{k}")
-}
-
 /// Parses `((name value) ...)`, values possibly `(- n)`.
 fn values(text: &str) -> BTreeMap<String, i64> {
     let flat = text.replace(['(', ')'], " ( ").replace("( -", "(-");
@@ -184,119 +170,6 @@ fn values(text: &str) -> BTreeMap<String, i64> {
         }
     }
     out
-}
-
-/// The shortest run of at most `max_steps` steps from an initial state to a
-/// state that one of `properties` forbids, with `N` fixed when given.
-pub fn counterexample(
-    model: &Model,
-    properties: &[&Property],
-    max_steps: usize,
-    n: Option<i64>,
-) -> std::io::Result<Option<Trace>> {
-    // The unrolling so far. Each depth is a fresh z3 run on the whole
-    // script: without push and pop z3 keeps its QF_LIA preprocessing, which
-    // is several times faster here than its incremental solver.
-    let mut z3 = Script(vec!["(set-logic QF_LIA)".to_string()]);
-    let params: Vec<String> = {
-        let mut all: Vec<String> = model
-            .transitions
-            .iter()
-            .flat_map(|t| t.params.iter().cloned())
-            .collect();
-        all.sort();
-        all.dedup();
-        all
-    };
-    let declare = |z3: &mut Script, k: usize| -> std::io::Result<()> {
-        for v in &model.vars {
-            z3.send(&format!("(declare-const {} Int)", at(v, k)))?;
-            if v != crate::model::S && v != crate::model::I {
-                z3.send(&format!("(assert (>= {} 0))", at(v, k)))?;
-            }
-        }
-        Ok(())
-    };
-    declare(&mut z3, 0)?;
-    let id0 = |v: &str| at(v, 0);
-    z3.send(&format!(
-        "(assert {})",
-        and(model.init.iter().map(|a| atom(a, &id0)).collect())
-    ))?;
-    if let Some(n) = n {
-        z3.send(&format!("(assert (= {} {n}))", at(crate::model::N, 0)))?;
-    }
-    for k in 0..=max_steps {
-        let idk = |v: &str| at(v, k);
-        let bad_k = or(properties.iter().map(|p| bad(p, &idk)).collect());
-        let mut solver = Z3::start()?;
-        for line in &z3.0 {
-            solver.send(line)?;
-        }
-        solver.send(&format!("(assert {bad_k})"))?;
-        solver.send("(check-sat)")?;
-        let answer = solver.read()?;
-        if std::env::var_os("DROWSE_PROVE_VERBOSE").is_some() {
-            eprintln!("depth {k}: {}", answer.trim());
-        }
-        if answer.trim() == "sat" {
-            let mut names: Vec<String> = Vec::new();
-            for j in 0..=k {
-                names.extend(model.vars.iter().map(|v| at(v, j)));
-            }
-            for j in 0..k {
-                names.push(at("step", j));
-                names.extend(params.iter().map(|p| at(p, j)));
-            }
-            solver.send(&format!("(get-value ({}))", names.join(" ")))?;
-            let vals = values(&solver.read()?);
-            let get = |name: &str| vals.get(name).copied().unwrap_or(0);
-            let states = (0..=k)
-                .map(|j| {
-                    model
-                        .vars
-                        .iter()
-                        .map(|v| (v.clone(), get(&at(v, j))))
-                        .collect()
-                })
-                .collect();
-            let steps = (0..k)
-                .map(|j| Step {
-                    transition: get(&at("step", j)) as usize,
-                    params: params.iter().map(|p| (p.clone(), get(&at(p, j)))).collect(),
-                })
-                .collect();
-            return Ok(Some(Trace { states, steps }));
-        }
-        if answer.trim() != "unsat" {
-            return Err(std::io::Error::other(format!("z3 said: {answer}")));
-        }
-        if k == max_steps {
-            break;
-        }
-        // Step k -> k + 1.
-        declare(&mut z3, k + 1)?;
-        z3.send(&format!("(declare-const {} Int)", at("step", k)))?;
-        for p in &params {
-            z3.send(&format!("(declare-const {} Int)", at(p, k)))?;
-        }
-        let cur = |v: &str| at(v, k);
-        let options: Vec<String> = model
-            .transitions
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let mut parts = vec![format!("(= {} {i})", at("step", k))];
-                parts.extend(t.guard.iter().map(|a| atom(a, &cur)));
-                for (v, next) in model.vars.iter().zip(next_values(model, t)) {
-                    parts.push(format!("(= {} {})", at(v, k + 1), lin(&next, &cur)));
-                }
-                and(parts)
-            })
-            .collect();
-        z3.send(&format!("(assert {})", or(options)))?;
-    }
-    Ok(None)
 }
 
 /// Checks, without the solver, that `trace` is a run of `model`: the first
