@@ -8,3 +8,4 @@ pub mod explicit;
 pub mod lin;
 pub mod model;
 pub mod smt;
+pub mod validate;

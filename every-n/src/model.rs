@@ -70,7 +70,7 @@ impl Phase {
         Phase::Woken,
     ];
 
-    fn short(self) -> &'static str {
+    pub fn short(self) -> &'static str {
         match self {
             Phase::Busy => "busy",
             Phase::BusyPosting => "busy_posting",

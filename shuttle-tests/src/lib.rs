@@ -40,3 +40,6 @@ mod runner;
 
 #[cfg(shuttle)]
 pub use runner::*;
+
+#[cfg(shuttle)]
+pub mod trace;

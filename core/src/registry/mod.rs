@@ -433,6 +433,7 @@ impl Registry {
     /// every worker to exit once it is out of work.
     pub(crate) fn terminate(&self) {
         if self.terminate_count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            crate::sync::trace::step(crate::sync::trace::Step::Terminate, None);
             for (index, thread_info) in self.thread_infos.iter().enumerate() {
                 // SAFETY: the latch lives in `self`, which outlives this call,
                 // and belongs to worker `index`.

@@ -20,6 +20,7 @@ use crate::latch::CoreLatch;
 use crate::sync::atomic::AtomicUsize;
 use crate::sync::atomic::{fence, Ordering};
 use crate::sync::time::Instant;
+use crate::sync::trace::{self, Step};
 use crate::sync::{thread, Condvar, Mutex};
 use crossbeam_utils::CachePadded;
 use std::time::Duration;
@@ -163,6 +164,7 @@ impl Sleep {
     pub(crate) fn start_looking(&self, worker_index: usize, budget: SearchBudget) -> IdleState {
         debug_assert!((1..=self.rounds_until_sleepy).contains(&budget.0));
         self.counters.add_inactive_thread();
+        trace::step(Step::StartLooking, Some(worker_index));
         IdleState {
             worker_index,
             rounds: 0,
@@ -187,6 +189,7 @@ impl Sleep {
         more_work_queued: impl FnOnce() -> bool,
     ) -> SearchBudget {
         let threads_to_wake = self.counters.sub_inactive_thread();
+        trace::step(Step::WorkFound, Some(idle_state.worker_index));
         if threads_to_wake > 0 && more_work_queued() {
             self.wake_any_threads(threads_to_wake);
         }
@@ -208,6 +211,7 @@ impl Sleep {
             idle_state.rounds += 1;
         } else if !idle_state.is_sleepy() {
             idle_state.jobs_counter = self.announce_sleepy();
+            trace::step(Step::Announce, Some(idle_state.worker_index));
             idle_state.sleepy_since = Some(Instant::now());
             // Only an even JEC can stand for "nothing posted since I got
             // sleepy"; a poster makes it odd.
@@ -255,6 +259,7 @@ impl Sleep {
         loop {
             let counters = self.counters.load();
             if counters.jobs_counter() != idle_state.jobs_counter {
+                trace::step(Step::Abandon, Some(worker_index));
                 #[cfg(feature = "diagnostics")]
                 self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
                 // Work arrives often enough to meet a sleepy worker.
@@ -264,6 +269,7 @@ impl Sleep {
                 return;
             }
             if self.counters.try_add_sleeping_thread(counters) {
+                trace::step(Step::JoinSleeping, Some(worker_index));
                 break;
             }
         }
@@ -277,10 +283,12 @@ impl Sleep {
             // Nobody can have woken us: a waker needs our lock. Undo our own
             // increment.
             self.counters.sub_sleeping_thread();
+            trace::step(Step::FinalLookFound, Some(worker_index));
             idle_state.budget = self.full_search_budget();
         } else {
             let blocked_at = Instant::now();
             *is_blocked = true;
+            trace::step(Step::Block, Some(worker_index));
             while *is_blocked {
                 is_blocked = sleep_state.wake_up.wait(is_blocked).unwrap();
             }
@@ -337,6 +345,7 @@ impl Sleep {
         let (_, counters) = self
             .counters
             .bump_jobs_counter_if(JobsEventCounter::is_sleepy);
+        trace::step(Step::Post, None);
         let sleepers = to_u32(counters.sleeping_threads());
         if sleepers == 0 {
             return;
@@ -383,6 +392,7 @@ impl Sleep {
         // and have cleared `is_blocked`, no other waker can count it off
         // again.
         self.counters.sub_sleeping_thread();
+        trace::step(Step::Woken, Some(index));
         true
     }
 }

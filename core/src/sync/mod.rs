@@ -424,6 +424,8 @@ pub(crate) use world::time;
 
 mod per_execution;
 
+pub mod trace;
+
 /// A one-time cell for statics: `std::sync::OnceLock` in the std world; one
 /// value per execution under the checkers, ended when the last thread of the
 /// execution that used it exits. Only the global pool uses it.
