@@ -34,3 +34,9 @@ mod runner;
 
 #[cfg(loom)]
 pub use runner::*;
+
+/// The trace validator's glue, shared with the shuttle suite (one source:
+/// `shuttle-tests/src/trace.rs`).
+#[cfg(loom)]
+#[path = "../../shuttle-tests/src/trace.rs"]
+pub mod trace;

@@ -1,0 +1,27 @@
+#![cfg(loom)]
+//! Trace validation at 2 workers under loom (`docs/every-n.md`, "Trace
+//! validation"): the `injected_jobs` scenario with a validator that checks
+//! every recorded step of the sleep protocol against the every-N model, in
+//! every execution loom explores within the bound. The records the
+//! validator reads are the values the code's read-modify-writes returned,
+//! which are the newest in loom's modification order, and the one plain
+//! read the code records (the JEC bump's read when it writes nothing)
+//! decides the step the code takes, so the abstract counters follow the
+//! real ones under loom's C11 model as under SC.
+
+use drowse_loom_tests::trace::Validation;
+use drowse_loom_tests::Check;
+use drowse_models::{injected_jobs, Config};
+
+#[test]
+fn injected_jobs_validated_2w_2j() {
+    let config = Config::new(2).jobs(2);
+    Check::new("trace", "injected_jobs_validated", config)
+        .bound(1)
+        .run(move || {
+            let validation = Validation::start(config.workers);
+            injected_jobs(config);
+            // Each job is posted before the pool terminates.
+            validation.finish(config.jobs);
+        });
+}
