@@ -1,16 +1,26 @@
 //! Trace validation (`docs/every-n.md`, "Trace validation"): a validator of
-//! `drowse-every-n` observes the steps the pool records under the checker
-//! and panics, naming the step, at the first one that is not a transition
-//! of the every-N model.
+//! `drowse-every-n` observes the steps the pool records under the checker.
+//! At the first step that is not a transition of the every-N model it
+//! prints what left the model and stops validating; [`Validation::finish`],
+//! on the model's main thread, then panics with the same report. It does
+//! not panic inside the step: a worker that panics inside `wait_until`
+//! aborts the process (its jobs may be referenced from other threads), and
+//! the checker would report no failing execution.
 
 use drowse::sync::trace::{install, Installed, Record, Step};
 use drowse_every_n::validate::{Step as ModelStep, Validator};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+struct Watch {
+    validator: Validator,
+    /// The first step that left the model.
+    failure: Option<String>,
+}
+
 /// A validator watching the current execution until dropped.
 pub struct Validation {
-    validator: Rc<RefCell<Validator>>,
+    watch: Rc<RefCell<Watch>>,
     _installed: Installed,
 }
 
@@ -18,30 +28,41 @@ impl Validation {
     /// Installs a validator for a pool of `workers` workers. Call it inside
     /// the model, before the pool is built.
     pub fn start(workers: usize) -> Validation {
-        let validator = Rc::new(RefCell::new(Validator::new(workers)));
-        let observer = Rc::clone(&validator);
+        let watch = Rc::new(RefCell::new(Watch {
+            validator: Validator::new(workers),
+            failure: None,
+        }));
+        let observer = Rc::clone(&watch);
         let installed = install(move |record| {
-            let mut v = observer.borrow_mut();
+            let mut watch = observer.borrow_mut();
+            if watch.failure.is_some() {
+                return;
+            }
             match record {
-                Record::Counters(word) => v.counters(word as u64),
+                Record::Counters(word) => watch.validator.counters(word as u64),
                 Record::Step { step, worker } => {
-                    if let Err(problem) = v.step(model_step(step), worker) {
-                        drop(v);
-                        panic!("{problem}");
+                    if let Err(problem) = watch.validator.step(model_step(step), worker) {
+                        eprintln!("{problem}");
+                        watch.failure = Some(problem);
                     }
                 }
             }
         });
         Validation {
-            validator,
+            watch,
             _installed: installed,
         }
     }
 
-    /// Panics unless the run reached `Registry::terminate` after `at_least`
+    /// Panics with the report of the step that left the model, if one did,
+    /// or unless the run reached `Registry::terminate` after `at_least`
     /// validated steps: a run that recorded nothing validated nothing.
     pub fn finish(self, at_least: usize) -> usize {
-        let v = self.validator.borrow();
+        let watch = self.watch.borrow();
+        if let Some(problem) = &watch.failure {
+            panic!("{problem}");
+        }
+        let v = &watch.validator;
         assert!(
             v.terminated,
             "trace validation: no Registry::terminate recorded"
