@@ -2,15 +2,16 @@
 //! checkers' runs against the every-N model (`docs/every-n.md`, "Trace
 //! validation").
 //!
-//! The protocol calls [`counters`] with the counters word each
+//! The protocol calls `counters` with the counters word each
 //! read-modify-write stored (and the word the JEC bump read when it wrote
-//! nothing), and [`step`] where a step of the model takes effect. In the std
+//! nothing), and `step` where a step of the model takes effect. In the std
 //! world both are empty and inlined away: their arguments are values the
 //! code already holds, so nothing is computed or stored. In the checker
 //! worlds each call hands a [`Record`] to the observer the running test
-//! installed ([`install`]). The observer lives in a std thread-local, which
-//! both checkers share among all threads of an execution (they run them on
-//! the test's own OS thread), and a call is no checker operation: no thread
+//! installed (`install`, checker worlds only). The observer lives in a std
+//! thread-local, which both checkers share among all threads of an
+//! execution (they run them on the test's own OS thread), and a call is no
+//! checker operation: no thread
 //! switch falls between a protocol step and its record, so the records come
 //! in the order the steps took effect.
 
