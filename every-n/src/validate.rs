@@ -331,3 +331,67 @@ fn stale(p: Phase) -> Phase {
 fn short(p: Phase) -> &'static str {
     p.short()
 }
+
+#[cfg(test)]
+mod test {
+    use super::{Step, Validator};
+
+    /// The counters word: `sleeping` in bits 0-15, `inactive` in 16-31, the
+    /// JEC above.
+    fn word(sleeping: u64, inactive: u64, jec: u64) -> u64 {
+        sleeping | inactive << 16 | jec << 32
+    }
+
+    /// One worker searches, announces, sleeps, is woken by a post and finds
+    /// the job: every step is a transition of the model.
+    fn run_to_block(v: &mut Validator) {
+        v.counters(word(0, 1, 0));
+        v.step(Step::StartLooking, Some(0)).unwrap();
+        v.counters(word(0, 1, 0));
+        v.step(Step::Announce, Some(0)).unwrap();
+        v.counters(word(1, 1, 0));
+        v.step(Step::JoinSleeping, Some(0)).unwrap();
+        v.step(Step::Block, Some(0)).unwrap();
+        v.counters(word(1, 1, 1));
+        v.step(Step::Post, None).unwrap();
+    }
+
+    #[test]
+    fn a_sleep_and_a_wake_up_are_transitions_of_the_model() {
+        let mut v = Validator::new(1);
+        run_to_block(&mut v);
+        v.counters(word(0, 1, 1));
+        v.step(Step::Woken, Some(0)).unwrap();
+        v.counters(word(0, 0, 1));
+        v.step(Step::WorkFound, Some(0)).unwrap();
+        v.step(Step::Terminate, None).unwrap();
+        assert_eq!(v.steps, 8);
+    }
+
+    #[test]
+    fn a_wake_up_that_leaves_the_sleeping_count_leaves_the_model() {
+        // `sleeper_decrements`: the waker does not decrement.
+        let mut v = Validator::new(1);
+        run_to_block(&mut v);
+        let err = v.step(Step::Woken, Some(0)).unwrap_err();
+        assert!(
+            err.contains("wake_specific_thread wakes a blocked worker"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn joining_with_a_stale_snapshot_leaves_the_model() {
+        // `no_jec_check`: a post made the snapshot stale, the worker joins.
+        let mut v = Validator::new(1);
+        v.counters(word(0, 1, 0));
+        v.step(Step::StartLooking, Some(0)).unwrap();
+        v.counters(word(0, 1, 0));
+        v.step(Step::Announce, Some(0)).unwrap();
+        v.counters(word(0, 1, 1));
+        v.step(Step::Post, None).unwrap();
+        v.counters(word(1, 1, 1));
+        let err = v.step(Step::JoinSleeping, Some(0)).unwrap_err();
+        assert!(err.contains("locked_stale"), "{err}");
+    }
+}
