@@ -187,10 +187,13 @@ impl Sleep {
         has_injected_jobs: impl FnOnce() -> bool,
     ) {
         let worker_index = idle_state.worker_index;
+        // The steps are those of "Falling asleep" in docs/proof.md. 1: the
+        // latch goes from UNSET to SLEEPY.
         if !latch.get_sleepy() {
             // The latch we wait for was set: no reason to sleep.
             return;
         }
+        // 2: take our sleep lock; 3: the latch goes from SLEEPY to SLEEPING.
         let sleep_state = &self.worker_sleep_states[worker_index];
         let mut is_blocked = sleep_state.is_blocked.lock().unwrap();
         debug_assert!(!*is_blocked);
@@ -199,8 +202,9 @@ impl Sleep {
             return;
         }
 
-        // Join the sleeping count only if nothing was posted since we got
-        // sleepy: the JEC check and the increment are one compare-and-swap.
+        // 4, IncSleepers: join the sleeping count only if nothing was posted
+        // since we got sleepy: the JEC check and the increment are one
+        // compare-and-swap.
         loop {
             let counters = self.counters.load();
             if counters.jobs_counter() != idle_state.jobs_counter {
@@ -216,17 +220,19 @@ impl Sleep {
             }
         }
 
-        // Orders our increment before the final look at the injector, against
-        // the fence a poster runs between its push and its read of the
-        // counters. See the module documentation.
+        // 5, SleepFence: orders our increment before the final look at the
+        // injector, against the fence a poster runs between its push and its
+        // read of the counters. See the module documentation.
         fence(Ordering::SeqCst);
 
+        // 6, FinalCheck.
         if has_injected_jobs() {
             // Nobody can have woken us: a waker needs our lock. Undo our own
             // increment.
             self.counters.sub_sleeping_thread();
             idle_state.search.met_work_awake();
         } else {
+            // 7: block until a waker clears `is_blocked`.
             idle_state.search.blocking(Instant::now());
             *is_blocked = true;
             while *is_blocked {
