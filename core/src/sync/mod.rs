@@ -408,7 +408,7 @@ pub use world::{
     MutexGuard,
 };
 
-/// The clock that the search policy reads (`sleep::SearchBudget`, to tell a
+/// The clock that the search policy reads (`sleep/policy.rs`, to tell a
 /// short sleep from a long one): `std::time::Instant` in the std world, and
 /// under the checkers an `Instant` that never moves, since a checker must
 /// replay the same choices. Lemma 0 of docs/proof.md shows that no budget,
