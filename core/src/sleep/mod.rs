@@ -14,8 +14,8 @@ mod snapshot;
 pub use self::counters::JecWidth;
 pub(crate) use self::counters::THREADS_MAX;
 use self::counters::{AtomicCounters, JobsEventCounter};
-use self::policy::Search;
 pub(crate) use self::policy::SearchBudget;
+use self::policy::{helpers_to_wake, Search};
 #[cfg(feature = "diagnostics")]
 pub use self::snapshot::SleepSnapshot;
 use crate::latch::CoreLatch;
@@ -123,21 +123,18 @@ impl Sleep {
 
     /// The searching worker found a job, or the latch it waited for was set.
     /// `more_work_queued` says whether the queue it took the job from still
-    /// holds work (it is asked after the take, and only when someone sleeps):
-    /// only then does it wake up to two sleepers to help. A lone job wakes
-    /// nobody else: its poster already woke whoever it needed (see
-    /// `new_jobs`), and helpers woken for nothing would only search and go
-    /// back to sleep. Ends the search, and returns the budget for the
-    /// worker's next one.
+    /// holds work (asked after the take); which helpers it wakes is the
+    /// policy's `helpers_to_wake`. Ends the search, and returns the budget
+    /// for the worker's next one.
     #[inline]
     pub(crate) fn work_found(
         &self,
         idle_state: IdleState,
         more_work_queued: impl FnOnce() -> bool,
     ) -> SearchBudget {
-        let threads_to_wake = self.counters.sub_inactive_thread();
-        if threads_to_wake > 0 && more_work_queued() {
-            self.wake_any_threads(threads_to_wake);
+        let helpers = helpers_to_wake(self.counters.sub_inactive_thread(), more_work_queued);
+        if helpers > 0 {
+            self.wake_any_threads(helpers);
         }
         idle_state.search.end()
     }

@@ -1,7 +1,11 @@
-//! The search policy: how many fruitless rounds a worker searches before it
-//! gets sleepy. It is policy, not protocol: it sets nothing another thread
-//! reads, and docs/proof.md (lemma 0) shows that every budget from one round
-//! up does the same to shared memory. The protocol (`Sleep` in `mod.rs`)
+//! The wake and search policy: how many fruitless rounds a worker searches
+//! before it gets sleepy, and whom a worker that found work wakes to help.
+//! It is policy, not protocol: the budget sets nothing another thread reads,
+//! and docs/proof.md (lemma 0) shows that every budget from one round up
+//! does the same to shared memory; no step of the proof uses a finder's
+//! wake-ups (the theorem). Whom a post wakes is not here: that is step 4
+//! (Decide) of posting in docs/proof.md, which the proof does use, and it
+//! stays in `Sleep::new_jobs`. The protocol (`Sleep` in `mod.rs`)
 //! asks it one question, how many rounds this search has, and tells it
 //! what the search met: `Search::got_sleepy`, `Search::met_work_awake`,
 //! `Search::blocking` and `Search::woke`.
@@ -29,6 +33,23 @@ use std::time::Duration;
 /// a first version with no margin: its latency at 50-100 kHz was 3-30x
 /// rayon-core's). With four, a job every millisecond still halves the budget.
 const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
+
+/// How many sleepers a worker that has just found work wakes to help:
+/// `offered` (what `AtomicCounters::sub_inactive_thread` offers, up to two)
+/// when the queue it took the job from still holds work, and none otherwise.
+/// `more_work_queued` is asked only when someone sleeps. A lone job wakes
+/// nobody else: its poster already woke whoever it needed
+/// (`Sleep::new_jobs`), and helpers woken for nothing would only search and
+/// go back to sleep. These wake-ups add parallelism, not progress: no step
+/// of docs/proof.md's theorem uses them.
+#[inline]
+pub(crate) fn helpers_to_wake(offered: usize, more_work_queued: impl FnOnce() -> bool) -> usize {
+    if offered > 0 && more_work_queued() {
+        offered
+    } else {
+        0
+    }
+}
 
 /// A point in time as the search policy reads it.
 pub(crate) trait PolicyInstant: Copy {
