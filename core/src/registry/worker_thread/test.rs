@@ -6,7 +6,6 @@
 //! docs/proof.md), so only CPU time would differ.
 
 use super::WorkerThread;
-use crate::sleep::SearchBudget;
 use crate::ThreadPoolBuilder;
 use std::time::Duration;
 
@@ -19,14 +18,15 @@ const IDLE: Duration = Duration::from_millis(300);
 
 const ROUNDS: u32 = 8;
 
-/// The budget of the worker running the calling job, as the search that
-/// found the job handed it back.
-fn current_budget() -> SearchBudget {
+/// The rounds of the budget of the worker running the calling job, as the
+/// search that found the job handed it back.
+fn current_budget() -> u32 {
     WorkerThread::with_current(|worker| {
         worker
             .expect("the job runs on a worker")
             .search_budget
             .get()
+            .rounds()
     })
 }
 
@@ -55,11 +55,7 @@ fn a_worker_carries_its_halved_budget_into_its_next_search() {
     }
     assert_eq!(
         seen,
-        [
-            SearchBudget(ROUNDS / 2),
-            SearchBudget(ROUNDS / 4),
-            SearchBudget(ROUNDS / 8)
-        ],
+        [ROUNDS / 2, ROUNDS / 4, ROUNDS / 8],
         "each search starts from the budget the last one handed back"
     );
 }
