@@ -130,6 +130,20 @@ where
 {
     WorkerThread::with_current(|worker_thread| match worker_thread {
         Some(worker_thread) => op(worker_thread, false),
-        None => global_registry().in_worker(op),
+        None => in_global_worker(op),
     })
+}
+
+/// `in_worker` from outside every pool. Kept out of line so that the caller
+/// inlines only the worker's path (a thread-local load and a call to `op`):
+/// small enough for a recursion through `join`, such as a tree sum, to be
+/// inlined into `join`'s own closure.
+#[cold]
+#[inline(never)]
+fn in_global_worker<OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&WorkerThread, bool) -> R + Send,
+    R: Send,
+{
+    global_registry().in_worker(op)
 }

@@ -359,6 +359,11 @@ pub(crate) use world::thread_local;
 /// (`WorkerThread::current`).
 #[cfg(any(loom, shuttle))]
 macro_rules! model_thread_local {
+    // std's `const { .. }` initialiser (which only spares std's first-use
+    // check): a model's thread-local is created on first use either way.
+    ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = const $init:block;)+) => {
+        $crate::sync::thread_local! {$($(#[$attr])* $vis static $name: $t = $init;)+}
+    };
     ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = $init:expr;)+) => {$(
         $(#[$attr])* $vis static $name: $crate::sync::ModelLocalKey<$t> =
             $crate::sync::ModelLocalKey::new({
