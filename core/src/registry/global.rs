@@ -130,9 +130,8 @@ pub(crate) fn current_registry() -> Arc<Registry> {
 /// and the caller's function (a tree sum's step, small once this call is a
 /// plain call) into `join`'s closure and its inline run of the second job.
 /// Inlined, the cycle broke at the caller's function instead, whose every
-/// call then paid its own prologue and a thread-local read through std's
-/// accessor (callgrind_tree_1t: 165.1 instructions per join inlined, 159.1
-/// out of line; rayon-core's `in_worker` is out of line too).
+/// call then paid its own prologue and thread-local read (docs/performance.md,
+/// "The join path's inlining").
 #[inline(never)]
 pub(crate) fn in_worker<OP, R>(op: OP) -> R
 where
