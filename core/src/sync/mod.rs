@@ -359,11 +359,10 @@ pub(crate) use world::thread_local;
 /// (`WorkerThread::current`).
 #[cfg(any(loom, shuttle))]
 macro_rules! model_thread_local {
-    // A `const` initialiser (std's form for a value that needs no lazy
-    // set-up): the checkers' thread-locals have none, so it is made at first
-    // use like any other.
-    ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = const { $init:expr };)+) => {
-        $crate::sync::thread_local! { $($(#[$attr])* $vis static $name: $t = $init;)+ }
+    // std's `const { .. }` initialiser (which only spares std's first-use
+    // check): a model's thread-local is created on first use either way.
+    ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = const $init:block;)+) => {
+        $crate::sync::thread_local! {$($(#[$attr])* $vis static $name: $t = $init;)+}
     };
     ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = $init:expr;)+) => {$(
         $(#[$attr])* $vis static $name: $crate::sync::ModelLocalKey<$t> =
