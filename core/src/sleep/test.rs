@@ -104,10 +104,14 @@ fn a_worker_that_slept_long_halves_its_budget() {
         while sleep.counters.load().sleeping_threads() == 0 {
             thread::yield_now();
         }
-        // Far longer than four searches of 4 rounds. (The checkers' clock
-        // stands still, so there every sleep is short, however long.)
+        // Far longer than four searches of 4 rounds: the sleep counts as
+        // long unless the worker's last round (announcement to block) took
+        // over 1/16 of it, 31 ms, which only a heavily loaded machine's
+        // preemption could make it (50 ms failed a third of the runs beside
+        // two busy loops on 2 cores). The checkers' clock stands still, so
+        // there every sleep is short, however long.
         if !crate::sync::IS_CHECKER {
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(500));
         }
         // SAFETY: `latch` is live until the end of this closure.
         assert!(unsafe { CoreLatch::set(&*latch) }, "the latch was SLEEPING");

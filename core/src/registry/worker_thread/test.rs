@@ -12,9 +12,9 @@ use std::time::Duration;
 /// How long the pool is left idle before each job: far longer than four
 /// full searches of `ROUNDS` rounds (a round is one scan of the queues and
 /// a `yield_now`, microseconds), so every sleep counts as long and halves
-/// the budget (`SearchBudget::after_sleep`) even on a loaded machine, where
-/// a round may take a millisecond.
-const IDLE: Duration = Duration::from_millis(300);
+/// the budget (`SearchBudget::after_sleep`) unless the worker's last round
+/// took over 1/32 of it, 15 ms, which only heavy preemption could make it.
+const IDLE: Duration = Duration::from_millis(500);
 
 const ROUNDS: u32 = 8;
 
