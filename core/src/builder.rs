@@ -36,7 +36,7 @@ pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     /// width).
     #[cfg(feature = "internals")]
     pub(crate) jec_bits: Option<u32>,
-    pub(crate) search_rounds: u32,
+    pub(crate) search_rounds_before_sleep: u32,
 }
 
 /// Receives the payload of a spawned job's panic.
@@ -58,7 +58,7 @@ impl Default for ThreadPoolBuilder {
             breadth_first: false,
             #[cfg(feature = "internals")]
             jec_bits: None,
-            search_rounds: crate::sync::DEFAULT_SEARCH_ROUNDS,
+            search_rounds_before_sleep: crate::sync::DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP,
         }
     }
 }
@@ -203,7 +203,7 @@ impl<S> ThreadPoolBuilder<S> {
             breadth_first: self.breadth_first,
             #[cfg(feature = "internals")]
             jec_bits: self.jec_bits,
-            search_rounds: self.search_rounds,
+            search_rounds_before_sleep: self.search_rounds_before_sleep,
         }
     }
 
@@ -345,7 +345,7 @@ impl<S> ThreadPoolBuilder<S> {
     /// ```
     #[cfg(feature = "extensions")]
     pub fn search_rounds_before_sleep(mut self, rounds: u32) -> Self {
-        self.search_rounds = rounds;
+        self.search_rounds_before_sleep = rounds;
         self
     }
 
@@ -398,11 +398,11 @@ impl<S> ThreadPoolBuilder<S> {
         }
     }
 
-    pub(crate) fn rounds_until_sleepy(&self) -> Result<u32, ThreadPoolBuildError> {
-        if self.search_rounds == 0 {
+    pub(crate) fn checked_search_rounds_before_sleep(&self) -> Result<u32, ThreadPoolBuildError> {
+        if self.search_rounds_before_sleep == 0 {
             return Err(ThreadPoolBuildError::new(ErrorKind::NoSearchRounds));
         }
-        Ok(self.search_rounds)
+        Ok(self.search_rounds_before_sleep)
     }
 
     pub(crate) fn name_for_thread(&mut self, index: usize) -> Option<String> {
@@ -444,7 +444,10 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("exit_handler", &closure(self.exit_handler.is_some()))
             .field("breadth_first", &self.breadth_first)
             // Drowse's own public setting, beyond rayon-core's fields.
-            .field("search_rounds_before_sleep", &self.search_rounds);
+            .field(
+                "search_rounds_before_sleep",
+                &self.search_rounds_before_sleep,
+            );
         #[cfg(feature = "internals")]
         debug.field("jobs_event_counter_bits", &self.jec_bits);
         debug.finish()

@@ -40,10 +40,18 @@ impl std::fmt::Debug for ModelLatch {
 }
 
 impl ModelSleep {
-    /// `Sleep::new`. `rounds_until_sleepy` must be at least 1 (the builder's
+    /// `Sleep::new`. `search_rounds_before_sleep` must be at least 1 (the builder's
     /// `search_rounds_before_sleep`).
-    pub fn new(num_threads: usize, jec_width: JecWidth, rounds_until_sleepy: u32) -> ModelSleep {
-        ModelSleep(Sleep::new(num_threads, jec_width, rounds_until_sleepy))
+    pub fn new(
+        num_threads: usize,
+        jec_width: JecWidth,
+        search_rounds_before_sleep: u32,
+    ) -> ModelSleep {
+        ModelSleep(Sleep::new(
+            num_threads,
+            jec_width,
+            search_rounds_before_sleep,
+        ))
     }
 
     /// `Sleep::start_looking`, always with the full search budget: a model

@@ -1,5 +1,5 @@
 //! Trace validation: replays the steps the code records under the checkers
-//! (`drowse::sync::trace`) on the counter abstraction, one step at a time.
+//! (`drowse::sync::record`) on the counter abstraction, one step at a time.
 //!
 //! The validator keeps each worker's [`Phase`] by index, so the model's
 //! worker counts are sums over workers, and the real counters word as the
@@ -27,7 +27,7 @@ use crate::lin::{Atom, Lin};
 use crate::model::{w, Flag, Model, Phase, Width, I, JODD, N, S};
 use std::collections::BTreeMap;
 
-/// A recorded step (`drowse::sync::trace::Step`, mirrored: this crate does
+/// A recorded step (`drowse::sync::record::Step`, mirrored: this crate does
 /// not depend on Drowse).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {

@@ -28,7 +28,7 @@ fn pool_without_handles(
     let on_exit = Arc::clone(exits);
     let mut builder = ThreadPoolBuilder::new()
         .num_threads(config.workers)
-        .search_rounds_before_sleep(config.search_rounds)
+        .search_rounds_before_sleep(config.search_rounds_before_sleep)
         .exit_handler(move |index| {
             if index >= first_counted {
                 on_exit.ran(index - first_counted);

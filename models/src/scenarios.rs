@@ -19,7 +19,7 @@ pub struct Config {
     /// (`search_rounds_before_sleep`). 1 unless a check says otherwise:
     /// lemma 0 of docs/proof.md maps every execution with more rounds onto
     /// one with a single round.
-    pub search_rounds: u32,
+    pub search_rounds_before_sleep: u32,
 }
 
 impl Config {
@@ -29,7 +29,7 @@ impl Config {
             workers,
             jobs: 1,
             jec_bits: None,
-            search_rounds: 1,
+            search_rounds_before_sleep: 1,
         }
     }
 
@@ -47,9 +47,9 @@ impl Config {
     }
 
     /// The same with `rounds` search rounds before a worker gets sleepy.
-    pub const fn search_rounds(self, rounds: u32) -> Config {
+    pub const fn search_rounds_before_sleep(self, rounds: u32) -> Config {
         Config {
-            search_rounds: rounds,
+            search_rounds_before_sleep: rounds,
             ..self
         }
     }
@@ -58,7 +58,7 @@ impl Config {
     pub fn pool(&self) -> ThreadPool {
         let mut builder = ThreadPoolBuilder::new()
             .num_threads(self.workers)
-            .search_rounds_before_sleep(self.search_rounds);
+            .search_rounds_before_sleep(self.search_rounds_before_sleep);
         if let Some(bits) = self.jec_bits {
             builder = builder.jobs_event_counter_bits(bits);
         }
@@ -77,8 +77,8 @@ impl fmt::Display for Config {
         }
         // Only where it differs from the checks' usual single round, so
         // that the result lines of every other check stay as they were.
-        if self.search_rounds != 1 {
-            write!(f, ",rounds={}", self.search_rounds)?;
+        if self.search_rounds_before_sleep != 1 {
+            write!(f, ",rounds={}", self.search_rounds_before_sleep)?;
         }
         Ok(())
     }

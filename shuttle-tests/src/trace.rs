@@ -7,7 +7,7 @@
 //! aborts the process (its jobs may be referenced from other threads), and
 //! the checker would report no failing execution.
 
-use drowse::sync::trace::{install, Installed, Record, Step};
+use drowse::sync::record::{install, Installed, Record, Step};
 use drowse_every_n::validate::{Step as ModelStep, Validator};
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -16,7 +16,9 @@ const SHIPPED_ROUNDS: u32 = 32;
 
 #[test]
 fn injected_jobs_2w_2j_shipped_rounds_random() {
-    let config = Config::new(2).jobs(2).search_rounds(SHIPPED_ROUNDS);
+    let config = Config::new(2)
+        .jobs(2)
+        .search_rounds_before_sleep(SHIPPED_ROUNDS);
     Check::new("1", "injected_jobs", config)
         .random()
         .iterations(3000)
@@ -25,7 +27,9 @@ fn injected_jobs_2w_2j_shipped_rounds_random() {
 
 #[test]
 fn injected_jobs_2w_2j_shipped_rounds_pct() {
-    let config = Config::new(2).jobs(2).search_rounds(SHIPPED_ROUNDS);
+    let config = Config::new(2)
+        .jobs(2)
+        .search_rounds_before_sleep(SHIPPED_ROUNDS);
     Check::new("1", "injected_jobs", config)
         .pct(3)
         .iterations(3000)
@@ -34,7 +38,7 @@ fn injected_jobs_2w_2j_shipped_rounds_pct() {
 
 #[test]
 fn internal_job_is_found_2w_shipped_rounds_random() {
-    let config = Config::new(2).search_rounds(SHIPPED_ROUNDS);
+    let config = Config::new(2).search_rounds_before_sleep(SHIPPED_ROUNDS);
     Check::new("4", "internal_job_is_found", config)
         .random()
         .iterations(3000)
@@ -43,7 +47,7 @@ fn internal_job_is_found_2w_shipped_rounds_random() {
 
 #[test]
 fn join_latch_wakes_sleeping_owner_2w_shipped_rounds_random() {
-    let config = Config::new(2).search_rounds(SHIPPED_ROUNDS);
+    let config = Config::new(2).search_rounds_before_sleep(SHIPPED_ROUNDS);
     Check::new("2", "join_latch_wakes_sleeping_owner", config)
         .random()
         .iterations(3000)

@@ -9,9 +9,11 @@ use std::ptr;
 
 thread_local! {
     /// The worker running on this thread, or null. A `const` initialiser:
-    /// std then reads it with no check for a first use, on every call into
-    /// the pool (the checkers' facade makes it at first use).
-    pub(super) static WORKER_THREAD_STATE: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+    /// in the std world each read is then one thread-local load, with no
+    /// first-use check (`join` reads it on every call, and the check alone
+    /// kept the recursion of a `join` tree from being inlined).
+    pub(super) static WORKER_THREAD_STATE: Cell<*const WorkerThread> =
+        const { Cell::new(ptr::null()) };
 }
 
 thread_local! {

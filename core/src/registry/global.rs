@@ -123,6 +123,16 @@ pub(crate) fn current_registry() -> Arc<Registry> {
 }
 
 /// Runs `op` on a worker: this one, or one of the global pool.
+///
+/// Never inlined: a recursion through `join` (`f` calls `join(|| f(..), ..)`)
+/// is a cycle of calls that the compiler must break somewhere. Out of line,
+/// this function is where it breaks: `join`'s closure is inlined into it,
+/// and the caller's function (a tree sum's step, small once this call is a
+/// plain call) into `join`'s closure and its inline run of the second job.
+/// Inlined, the cycle broke at the caller's function instead, whose every
+/// call then paid its own prologue and thread-local read (docs/performance.md,
+/// "The join path's inlining").
+#[inline(never)]
 pub(crate) fn in_worker<OP, R>(op: OP) -> R
 where
     OP: FnOnce(&WorkerThread, bool) -> R + Send,
@@ -130,6 +140,19 @@ where
 {
     WorkerThread::with_current(|worker_thread| match worker_thread {
         Some(worker_thread) => op(worker_thread, false),
-        None => global_registry().in_worker(op),
+        None => in_global_worker(op),
     })
+}
+
+/// `in_worker` from outside every pool: cold and out of line, so that
+/// `in_worker`'s own code is the worker's path (a thread-local load and a
+/// call to `op`) with no registers saved for this one.
+#[cold]
+#[inline(never)]
+fn in_global_worker<OP, R>(op: OP) -> R
+where
+    OP: FnOnce(&WorkerThread, bool) -> R + Send,
+    R: Send,
+{
+    global_registry().in_worker(op)
 }

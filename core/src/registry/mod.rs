@@ -101,7 +101,7 @@ impl Registry {
     ) -> Result<StartedRegistry, ThreadPoolBuildError> {
         let num_threads = builder.resolved_num_threads();
         let jec_width = builder.jec_width()?;
-        let rounds_until_sleepy = builder.rounds_until_sleepy()?;
+        let search_rounds_before_sleep = builder.checked_search_rounds_before_sleep()?;
         let use_current_thread = builder.use_current_thread && num_threads > 0;
         if use_current_thread && WorkerThread::is_current_thread_a_worker() {
             return Err(ThreadPoolBuildError::new(
@@ -141,7 +141,7 @@ impl Registry {
                     fifo: JobFifo::new(),
                 })
                 .collect(),
-            sleep: Sleep::new(num_threads, jec_width, rounds_until_sleepy),
+            sleep: Sleep::new(num_threads, jec_width, search_rounds_before_sleep),
             injected_jobs: Injector::new(),
             panic_handler: builder.panic_handler.take(),
             start_handler: builder.start_handler.take(),
@@ -433,7 +433,7 @@ impl Registry {
     /// every worker to exit once it is out of work.
     pub(crate) fn terminate(&self) {
         if self.terminate_count.fetch_sub(1, Ordering::AcqRel) == 1 {
-            crate::sync::trace::step(crate::sync::trace::Step::Terminate, None);
+            crate::sync::record::step(crate::sync::record::Step::Terminate, None);
             for (index, thread_info) in self.thread_infos.iter().enumerate() {
                 // SAFETY: the latch lives in `self`, which outlives this call,
                 // and belongs to worker `index`.

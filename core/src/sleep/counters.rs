@@ -20,7 +20,7 @@
 //! handful of steps, running this same code.
 
 use crate::sync::atomic::{AtomicUsize, Ordering};
-use crate::sync::trace;
+use crate::sync::record;
 use std::fmt;
 
 /// Bits for each thread count: 16 on 64-bit targets, 8 on 32-bit ones.
@@ -304,7 +304,7 @@ impl AtomicCounters {
     fn try_exchange(&self, current: Counters, new: Counters) -> bool {
         self.word
             .compare_exchange(current.word, new.word, Ordering::SeqCst, Ordering::Relaxed)
-            .inspect(|_| trace::counters(new.word))
+            .inspect(|_| record::counters(new.word))
             .is_ok()
     }
 
@@ -317,7 +317,7 @@ impl AtomicCounters {
         // The `fetch_add` stored exactly this value; computing it again runs
         // the step's debug checks on `before`.
         let _after = before.with_inactive_added();
-        trace::counters(_after.word);
+        record::counters(_after.word);
     }
 
     /// A thread found work. Returns how many sleepers it should wake to help:
@@ -329,7 +329,7 @@ impl AtomicCounters {
         };
         // As in `add_inactive_thread`: the checks of the step just taken.
         let _after = before.with_inactive_removed();
-        trace::counters(_after.word);
+        record::counters(_after.word);
         before.sleeping_threads().min(2)
     }
 
@@ -341,7 +341,7 @@ impl AtomicCounters {
         };
         // As in `add_inactive_thread`: the checks of the step just taken.
         let _after = before.with_sleeping_removed();
-        trace::counters(_after.word);
+        record::counters(_after.word);
     }
 
     /// Adds one sleeping thread if the word still equals `seen`, so that the
@@ -361,7 +361,7 @@ impl AtomicCounters {
         loop {
             let before = self.load();
             let Some(after) = before.with_jobs_counter_bumped_if(self.jec_width, &bump_when) else {
-                trace::counters(before.word);
+                record::counters(before.word);
                 return (before, before);
             };
             if self.try_exchange(before, after) {

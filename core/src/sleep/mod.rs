@@ -7,33 +7,35 @@
 //! each step.
 
 mod counters;
+mod policy;
 #[cfg(feature = "diagnostics")]
 mod snapshot;
 
 pub use self::counters::JecWidth;
 pub(crate) use self::counters::THREADS_MAX;
 use self::counters::{AtomicCounters, JobsEventCounter};
+pub(crate) use self::policy::SearchBudget;
+use self::policy::{helpers_to_wake, Search};
 #[cfg(feature = "diagnostics")]
 pub use self::snapshot::SleepSnapshot;
 use crate::latch::CoreLatch;
 #[cfg(feature = "diagnostics")]
 use crate::sync::atomic::AtomicUsize;
 use crate::sync::atomic::{fence, Ordering};
+use crate::sync::record::{self, Step};
 use crate::sync::time::Instant;
-use crate::sync::trace::{self, Step};
 use crate::sync::{thread, Condvar, Mutex};
 use crossbeam_utils::CachePadded;
-use std::time::Duration;
 
 /// The sleep state of one pool.
 pub(crate) struct Sleep {
     worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,
     counters: AtomicCounters,
-    /// The most fruitless rounds a worker searches before it gets sleepy
-    /// (each worker's `SearchBudget` starts here and never grows past it). At
-    /// least 1. The proof does not depend on it (`docs/proof.md`, lemma 0),
-    /// which is why the checkers may run with 1.
-    rounds_until_sleepy: u32,
+    /// The most fruitless rounds a worker searches before it gets sleepy: the
+    /// search policy's setting (`policy.rs`). At least 1. The proof does not
+    /// depend on it (`docs/proof.md`, lemma 0), which is why the checkers may
+    /// run with 1.
+    search_rounds_before_sleep: u32,
     /// Sleep attempts given up because the JEC had moved (`diagnostics`
     /// only). Checks use it to show that a worker never mistakes its own
     /// announcement for new work.
@@ -51,56 +53,6 @@ struct WorkerSleepState {
     wake_up: Condvar,
 }
 
-/// How many fruitless rounds a worker searches before it gets sleepy: at
-/// least 1 and at most the pool's `rounds_until_sleepy`. Each worker keeps
-/// its own from one search to the next (`WorkerThread::search_budget`) and
-/// adapts it to what its last sleep attempt met. When work arrives rarely, a
-/// worker's rounds find nothing and each costs a scan of every queue and a
-/// `yield_now`; when it arrives often, the rounds find it awake and spare a
-/// sleep and a wake-up. No other thread sees the budget, and no property
-/// depends on its value (`docs/proof.md`, lemma 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct SearchBudget(pub(crate) u32);
-
-impl SearchBudget {
-    /// Half as many rounds, but at least one.
-    fn halved(self) -> SearchBudget {
-        SearchBudget((self.0 / 2).max(1))
-    }
-
-    /// The worker blocked for `slept`, after a last search round (the one
-    /// between its announcement and its block) that took `last_round`. A
-    /// sleep that outlasted `LONG_SLEEP_IN_FULL_SEARCHES` full searches of
-    /// such rounds means work is rare: searching longer could not have found
-    /// it awake, so the next search has half as many rounds. After a shorter
-    /// sleep the next search is a full one again: with work this frequent, a
-    /// full search often finds it awake, sparing a sleep and a wake-up.
-    fn after_sleep(
-        self,
-        slept: Duration,
-        last_round: Duration,
-        full: SearchBudget,
-    ) -> SearchBudget {
-        let long_sleep = last_round
-            .saturating_mul(full.0)
-            .saturating_mul(LONG_SLEEP_IN_FULL_SEARCHES);
-        if slept > long_sleep {
-            self.halved()
-        } else {
-            full
-        }
-    }
-}
-
-/// How many full searches a sleep must outlast before a worker searches less.
-/// A sleep only a little longer than a full search says little: the wake-up
-/// itself takes microseconds, and a worker that shortened its search on such
-/// sleeps would sleep through jobs that a full search catches, each then
-/// waiting for a wake-up (docs/performance.md, "The search policy", measured
-/// a first version with no margin: its latency at 50-100 kHz was 3-30x
-/// rayon-core's). With four, a job every millisecond still halves the budget.
-const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
-
 /// A worker's progress towards sleep while it searches for work. A search
 /// starts with `Sleep::start_looking` and ends with `Sleep::work_found`,
 /// which hands back the worker's budget for its next search.
@@ -108,11 +60,8 @@ pub(crate) struct IdleState {
     worker_index: usize,
     /// Fruitless rounds since the worker started looking (or was woken).
     rounds: u32,
-    /// Fruitless rounds before getting sleepy in this search.
-    budget: SearchBudget,
-    /// When the worker got sleepy (the start of its last round), while it is
-    /// sleepy.
-    sleepy_since: Option<Instant>,
+    /// The search policy's part: how many rounds this search has.
+    search: Search,
     /// The JEC this worker saw when it got sleepy, or `NONE` while it is not
     /// sleepy.
     jobs_counter: JobsEventCounter,
@@ -127,73 +76,71 @@ impl IdleState {
     fn wake_fully(&mut self) {
         self.rounds = 0;
         self.jobs_counter = JobsEventCounter::NONE;
-        self.sleepy_since = None;
     }
 
     /// New work may have been posted while we were sleepy: get sleepy again
     /// after the next fruitless round, instead of starting over.
     fn wake_partly(&mut self) {
-        self.rounds = self.budget.0;
+        self.rounds = self.search.rounds();
         self.jobs_counter = JobsEventCounter::NONE;
-        self.sleepy_since = None;
     }
 }
 
 impl Sleep {
-    pub(crate) fn new(num_threads: usize, jec_width: JecWidth, rounds_until_sleepy: u32) -> Sleep {
+    pub(crate) fn new(
+        num_threads: usize,
+        jec_width: JecWidth,
+        search_rounds_before_sleep: u32,
+    ) -> Sleep {
         assert!(num_threads <= THREADS_MAX, "checked by the builder");
-        assert!(rounds_until_sleepy > 0, "checked by the builder");
+        assert!(search_rounds_before_sleep > 0, "checked by the builder");
         Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
             counters: AtomicCounters::new(jec_width),
-            rounds_until_sleepy,
+            search_rounds_before_sleep,
             #[cfg(feature = "diagnostics")]
             sleeps_abandoned: AtomicUsize::new(0),
         }
     }
 
-    /// The budget a worker starts with, and the most it can grow to: the
-    /// pool's `rounds_until_sleepy`.
+    /// The budget a worker starts with, and the most it can grow to.
     pub(crate) fn full_search_budget(&self) -> SearchBudget {
-        SearchBudget(self.rounds_until_sleepy)
+        SearchBudget::full(self.search_rounds_before_sleep)
     }
 
     /// Worker `worker_index` ran out of work and starts searching, with the
     /// budget its last search handed back.
     #[inline]
     pub(crate) fn start_looking(&self, worker_index: usize, budget: SearchBudget) -> IdleState {
-        debug_assert!((1..=self.rounds_until_sleepy).contains(&budget.0));
+        debug_assert!((1..=self.search_rounds_before_sleep).contains(&budget.rounds()));
         self.counters.add_inactive_thread();
-        trace::step(Step::StartLooking, Some(worker_index));
+        record::step(Step::StartLooking, Some(worker_index));
         IdleState {
             worker_index,
             rounds: 0,
-            budget,
-            sleepy_since: None,
+            search: budget.start(),
             jobs_counter: JobsEventCounter::NONE,
         }
     }
 
     /// The searching worker found a job, or the latch it waited for was set.
     /// `more_work_queued` says whether the queue it took the job from still
-    /// holds work (it is asked after the take, and only when someone sleeps):
-    /// only then does it wake up to two sleepers to help. A lone job wakes
-    /// nobody else: its poster already woke whoever it needed (see
-    /// `new_jobs`), and helpers woken for nothing would only search and go
-    /// back to sleep. Ends the search, and returns the budget for the
-    /// worker's next one.
+    /// holds work (asked after the take); which helpers it wakes is the
+    /// policy's `helpers_to_wake`. Ends the search, and returns the budget
+    /// for the worker's next one.
     #[inline]
     pub(crate) fn work_found(
         &self,
         idle_state: IdleState,
         more_work_queued: impl FnOnce() -> bool,
     ) -> SearchBudget {
-        let threads_to_wake = self.counters.sub_inactive_thread();
-        trace::step(Step::WorkFound, Some(idle_state.worker_index));
-        if threads_to_wake > 0 && more_work_queued() {
-            self.wake_any_threads(threads_to_wake);
+        let offered = self.counters.sub_inactive_thread();
+        record::step(Step::WorkFound, Some(idle_state.worker_index));
+        let helpers = helpers_to_wake(offered, more_work_queued);
+        if helpers > 0 {
+            self.wake_any_threads(helpers);
         }
-        idle_state.budget
+        idle_state.search.end()
     }
 
     /// The searching worker found nothing in one round. `has_injected_jobs`
@@ -206,13 +153,13 @@ impl Sleep {
         latch: &CoreLatch,
         has_injected_jobs: impl FnOnce() -> bool,
     ) {
-        if idle_state.rounds < idle_state.budget.0 {
+        if idle_state.rounds < idle_state.search.rounds() {
             thread::yield_now();
             idle_state.rounds += 1;
         } else if !idle_state.is_sleepy() {
             idle_state.jobs_counter = self.announce_sleepy();
-            trace::step(Step::Announce, Some(idle_state.worker_index));
-            idle_state.sleepy_since = Some(Instant::now());
+            record::step(Step::Announce, Some(idle_state.worker_index));
+            idle_state.search.got_sleepy(Instant::now());
             // Only an even JEC can stand for "nothing posted since I got
             // sleepy"; a poster makes it odd.
             debug_assert!(idle_state.jobs_counter.is_sleepy());
@@ -242,10 +189,13 @@ impl Sleep {
         has_injected_jobs: impl FnOnce() -> bool,
     ) {
         let worker_index = idle_state.worker_index;
+        // The steps are those of "Falling asleep" in docs/proof.md. 1: the
+        // latch goes from UNSET to SLEEPY.
         if !latch.get_sleepy() {
             // The latch we wait for was set: no reason to sleep.
             return;
         }
+        // 2: take our sleep lock; 3: the latch goes from SLEEPY to SLEEPING.
         let sleep_state = &self.worker_sleep_states[worker_index];
         let mut is_blocked = sleep_state.is_blocked.lock().unwrap();
         debug_assert!(!*is_blocked);
@@ -254,59 +204,48 @@ impl Sleep {
             return;
         }
 
-        // Join the sleeping count only if nothing was posted since we got
-        // sleepy: the JEC check and the increment are one compare-and-swap.
+        // 4, IncSleepers: join the sleeping count only if nothing was posted
+        // since we got sleepy: the JEC check and the increment are one
+        // compare-and-swap.
         loop {
             let counters = self.counters.load();
             if counters.jobs_counter() != idle_state.jobs_counter {
-                trace::step(Step::Abandon, Some(worker_index));
+                record::step(Step::Abandon, Some(worker_index));
                 #[cfg(feature = "diagnostics")]
                 self.sleeps_abandoned.fetch_add(1, Ordering::Relaxed);
-                // Work arrives often enough to meet a sleepy worker.
-                idle_state.budget = self.full_search_budget();
+                idle_state.search.met_work_awake();
                 idle_state.wake_partly();
                 latch.wake_up();
                 return;
             }
             if self.counters.try_add_sleeping_thread(counters) {
-                trace::step(Step::JoinSleeping, Some(worker_index));
+                record::step(Step::JoinSleeping, Some(worker_index));
                 break;
             }
         }
 
-        // Orders our increment before the final look at the injector, against
-        // the fence a poster runs between its push and its read of the
-        // counters. See the module documentation.
+        // 5, SleepFence: orders our increment before the final look at the
+        // injector, against the fence a poster runs between its push and its
+        // read of the counters. See the module documentation.
         fence(Ordering::SeqCst);
 
+        // 6, FinalCheck.
         if has_injected_jobs() {
             // Nobody can have woken us: a waker needs our lock. Undo our own
             // increment.
             self.counters.sub_sleeping_thread();
-            trace::step(Step::FinalLookFound, Some(worker_index));
-            idle_state.budget = self.full_search_budget();
+            record::step(Step::FinalLookFound, Some(worker_index));
+            idle_state.search.met_work_awake();
         } else {
-            let blocked_at = Instant::now();
+            // 7: block until a waker clears `is_blocked`.
+            idle_state.search.blocking(Instant::now());
             *is_blocked = true;
-            trace::step(Step::Block, Some(worker_index));
+            record::step(Step::Block, Some(worker_index));
             while *is_blocked {
                 is_blocked = sleep_state.wake_up.wait(is_blocked).unwrap();
             }
             drop(is_blocked);
-            debug_assert!(
-                idle_state.sleepy_since.is_some(),
-                "only a sleepy worker sleeps"
-            );
-            let last_round = idle_state
-                .sleepy_since
-                .map_or(Duration::ZERO, |sleepy_since| {
-                    blocked_at.duration_since(sleepy_since)
-                });
-            idle_state.budget = idle_state.budget.after_sleep(
-                blocked_at.elapsed(),
-                last_round,
-                self.full_search_budget(),
-            );
+            idle_state.search.woke(Instant::now());
         }
 
         idle_state.wake_fully();
@@ -345,7 +284,7 @@ impl Sleep {
         let (_, counters) = self
             .counters
             .bump_jobs_counter_if(JobsEventCounter::is_sleepy);
-        trace::step(Step::Post, None);
+        record::step(Step::Post, None);
         let sleepers = to_u32(counters.sleeping_threads());
         if sleepers == 0 {
             return;
@@ -392,7 +331,7 @@ impl Sleep {
         // and have cleared `is_blocked`, no other waker can count it off
         // again.
         self.counters.sub_sleeping_thread();
-        trace::step(Step::Woken, Some(index));
+        record::step(Step::Woken, Some(index));
         true
     }
 }

@@ -1,6 +1,6 @@
 //! The checker worlds' clock: an `Instant` that never moves.
 //!
-//! Only the search policy reads the clock (`sleep::SearchBudget`), and the
+//! Only the search policy reads the clock (`core/src/sleep/policy.rs`), and the
 //! budget it sets decides nothing but how many read-only search rounds come
 //! before a worker gets sleepy (docs/proof.md, lemma 0). Real time would make
 //! that number differ from one replay of a schedule to the next; a clock that
@@ -20,11 +20,6 @@ impl Instant {
 
     /// Always zero.
     pub fn duration_since(&self, _earlier: Instant) -> Duration {
-        Duration::ZERO
-    }
-
-    /// Always zero.
-    pub fn elapsed(&self) -> Duration {
         Duration::ZERO
     }
 }

@@ -110,7 +110,7 @@ mod world {
     /// See [`DEBUG_READS_SHARED_STATE`](super::DEBUG_READS_SHARED_STATE).
     pub const DEBUG_READS_SHARED_STATE: bool = cfg!(debug_assertions);
     /// rayon-core's number.
-    pub const DEFAULT_SEARCH_ROUNDS: u32 = 32;
+    pub const DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP: u32 = 32;
 
     /// The monotonic clock.
     pub mod time {
@@ -217,8 +217,8 @@ mod world {
         }
     }
     pub const IS_CHECKER: bool = true;
-    /// See [`DEFAULT_SEARCH_ROUNDS`](super::DEFAULT_SEARCH_ROUNDS).
-    pub const DEFAULT_SEARCH_ROUNDS: u32 = 1;
+    /// See [`DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP`](super::DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP).
+    pub const DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP: u32 = 1;
 
     /// Always zero: a checker must replay the same choices, so randomness
     /// that the pool uses for tuning (victim order) is derived from worker
@@ -307,8 +307,8 @@ mod world {
         key.with(f)
     }
     pub const IS_CHECKER: bool = true;
-    /// See [`DEFAULT_SEARCH_ROUNDS`](super::DEFAULT_SEARCH_ROUNDS).
-    pub const DEFAULT_SEARCH_ROUNDS: u32 = 1;
+    /// See [`DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP`](super::DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP).
+    pub const DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP: u32 = 1;
 
     /// Always zero: a checker must replay the same choices, so randomness
     /// that the pool uses for tuning (victim order) is derived from worker
@@ -359,11 +359,10 @@ pub(crate) use world::thread_local;
 /// (`WorkerThread::current`).
 #[cfg(any(loom, shuttle))]
 macro_rules! model_thread_local {
-    // A `const` initialiser (std's form for a value that needs no lazy
-    // set-up): the checkers' thread-locals have none, so it is made at first
-    // use like any other.
-    ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = const { $init:expr };)+) => {
-        $crate::sync::thread_local! { $($(#[$attr])* $vis static $name: $t = $init;)+ }
+    // std's `const { .. }` initialiser (which only spares std's first-use
+    // check): a model's thread-local is created on first use either way.
+    ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = const $init:block;)+) => {
+        $crate::sync::thread_local! {$($(#[$attr])* $vis static $name: $t = $init;)+}
     };
     ($($(#[$attr:meta])* $vis:vis static $name:ident: $t:ty = $init:expr;)+) => {$(
         $(#[$attr])* $vis static $name: $crate::sync::ModelLocalKey<$t> =
@@ -414,7 +413,7 @@ pub use world::{
     MutexGuard,
 };
 
-/// The clock that the search policy reads (`sleep::SearchBudget`, to tell a
+/// The clock that the search policy reads (`sleep/policy.rs`, to tell a
 /// short sleep from a long one): `std::time::Instant` in the std world, and
 /// under the checkers an `Instant` that never moves, since a checker must
 /// replay the same choices. Lemma 0 of docs/proof.md shows that no budget,
@@ -424,7 +423,7 @@ pub(crate) use world::time;
 
 mod per_execution;
 
-pub mod trace;
+pub mod record;
 
 /// A one-time cell for statics: `std::sync::OnceLock` in the std world; one
 /// value per execution under the checkers, ended when the last thread of the
@@ -464,7 +463,7 @@ pub const WORLD: &str = world::NAME;
 /// between the worlds is this facade's primitives, its clock (`time`,
 /// which stands still under the checkers) and three values it supplies,
 /// which the pool uses the same way in every world:
-/// `DEFAULT_SEARCH_ROUNDS` (32 in the std world, 1 under the checkers, which
+/// `DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP` (32 in the std world, 1 under the checkers, which
 /// lemma 0 of docs/proof.md shows loses nothing), the parallelism a pool
 /// built with default settings gets (the machine's in the std world, 2 under
 /// the checkers), and the seed of the victim-picking random numbers (random
@@ -512,7 +511,8 @@ pub(crate) use debug_assert_shared;
 /// what they explore (a default global pool with 32 rounds is beyond loom's
 /// branch limit). Drowse's own checks set the number explicitly, and
 /// `shuttle-tests/tests/p0_search_rounds.rs` also runs them at 32.
-pub(crate) const DEFAULT_SEARCH_ROUNDS: u32 = world::DEFAULT_SEARCH_ROUNDS;
+pub(crate) const DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP: u32 =
+    world::DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP;
 
 /// A seed for the pool's victim-picking random numbers: random in the std
 /// world (a new value per call), and a constant under the checkers, whose

@@ -55,9 +55,9 @@ impl<const JEC_BITS: u32> SleepModel for ProductionWith<JEC_BITS> {
         // The models' convention (INTERFACE.md): one round under the
         // checkers, the shipped default elsewhere. For the real protocol the
         // choice is a pool parameter that the proof covers (lemma 0).
-        let rounds_until_sleepy = if IS_CHECKER { 1 } else { 32 };
+        let search_rounds_before_sleep = if IS_CHECKER { 1 } else { 32 };
         ProductionWith {
-            sleep: ModelSleep::new(workers, width, rounds_until_sleepy),
+            sleep: ModelSleep::new(workers, width, search_rounds_before_sleep),
         }
     }
 

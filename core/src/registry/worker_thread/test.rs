@@ -6,27 +6,27 @@
 //! docs/proof.md), so only CPU time would differ.
 
 use super::WorkerThread;
-use crate::sleep::SearchBudget;
 use crate::ThreadPoolBuilder;
 use std::time::Duration;
 
 /// How long the pool is left idle before each job: far longer than four
 /// full searches of `ROUNDS` rounds (a round is one scan of the queues and
 /// a `yield_now`, microseconds), so every sleep counts as long and halves
-/// the budget (`SearchBudget::after_sleep`) even on a loaded machine, where
-/// a round may take a millisecond.
-const IDLE: Duration = Duration::from_millis(300);
+/// the budget (`SearchBudget::after_sleep`) unless the worker's last round
+/// took over 1/32 of it, 15 ms, which only heavy preemption could make it.
+const IDLE: Duration = Duration::from_millis(500);
 
 const ROUNDS: u32 = 8;
 
-/// The budget of the worker running the calling job, as the search that
-/// found the job handed it back.
-fn current_budget() -> SearchBudget {
+/// The rounds of the budget of the worker running the calling job, as the
+/// search that found the job handed it back.
+fn current_budget() -> u32 {
     WorkerThread::with_current(|worker| {
         worker
             .expect("the job runs on a worker")
             .search_budget
             .get()
+            .rounds()
     })
 }
 
@@ -55,11 +55,7 @@ fn a_worker_carries_its_halved_budget_into_its_next_search() {
     }
     assert_eq!(
         seen,
-        [
-            SearchBudget(ROUNDS / 2),
-            SearchBudget(ROUNDS / 4),
-            SearchBudget(ROUNDS / 8)
-        ],
+        [ROUNDS / 2, ROUNDS / 4, ROUNDS / 8],
         "each search starts from the budget the last one handed back"
     );
 }

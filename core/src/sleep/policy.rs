@@ -1,0 +1,184 @@
+//! The wake and search policy: how many fruitless rounds a worker searches
+//! before it gets sleepy, and whom a worker that found work wakes to help.
+//! It is policy, not protocol: the budget sets nothing another thread reads,
+//! and docs/proof.md (lemma 0) shows that every budget from one round up
+//! does the same to shared memory; no step of the proof uses a finder's
+//! wake-ups (the theorem). Whom a post wakes is not here: that is step 4
+//! (Decide) of posting in docs/proof.md, which the proof does use, and it
+//! stays in `Sleep::new_jobs`. The protocol (`Sleep` in `mod.rs`)
+//! asks it one question, how many rounds this search has, and tells it
+//! what the search met: `Search::got_sleepy`, `Search::met_work_awake`,
+//! `Search::blocking` and `Search::woke`.
+//!
+//! Its one setting is `search_rounds_before_sleep` (`R`, the builder's
+//! `ThreadPoolBuilder::search_rounds_before_sleep`): the most rounds a
+//! search has. Each worker's budget (`B`, a `SearchBudget`) starts at `R`
+//! and adapts to what its sleeps meet. When work arrives rarely, a worker's
+//! rounds find nothing and each costs a scan of every queue and a
+//! `yield_now`; when it arrives often, the rounds find it awake and spare a
+//! sleep and a wake-up.
+//!
+//! The clock is a parameter (`PolicyInstant`): the pool reads the facade's
+//! clock (`crate::sync::time`, which stands still under the checkers), and
+//! the tests beside this file give the policy instants of their choosing.
+
+use crate::sync::time::Instant;
+use std::time::Duration;
+
+/// How many full searches a sleep must outlast before a worker searches less.
+/// A sleep only a little longer than a full search says little: the wake-up
+/// itself takes microseconds, and a worker that shortened its search on such
+/// sleeps would sleep through jobs that a full search catches, each then
+/// waiting for a wake-up (docs/performance.md, "The search policy", measured
+/// a first version with no margin: its latency at 50-100 kHz was 3-30x
+/// rayon-core's). With four, a job every millisecond still halves the budget.
+const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
+
+/// How many sleepers a worker that has just found work wakes to help:
+/// `offered` (what `AtomicCounters::sub_inactive_thread` offers, up to two)
+/// when the queue it took the job from still holds work, and none otherwise.
+/// `more_work_queued` is asked only when someone sleeps. A lone job wakes
+/// nobody else: its poster already woke whoever it needed
+/// (`Sleep::new_jobs`), and helpers woken for nothing would only search and
+/// go back to sleep. These wake-ups add parallelism, not progress: no step
+/// of docs/proof.md's theorem uses them.
+#[inline]
+pub(crate) fn helpers_to_wake(offered: usize, more_work_queued: impl FnOnce() -> bool) -> usize {
+    if offered > 0 && more_work_queued() {
+        offered
+    } else {
+        0
+    }
+}
+
+/// A point in time as the search policy reads it.
+pub(crate) trait PolicyInstant: Copy {
+    /// The time from `earlier` to `self`.
+    fn since(self, earlier: Self) -> Duration;
+}
+
+impl PolicyInstant for Instant {
+    fn since(self, earlier: Instant) -> Duration {
+        self.duration_since(earlier)
+    }
+}
+
+/// One worker's search budget `B`: at least 1 and at most the pool's
+/// `search_rounds_before_sleep`. The worker carries it from one search to
+/// the next (`WorkerThread::search_budget`): `SearchBudget::start` begins a
+/// search with it and `Search::end` hands back the budget for the next one.
+/// No other thread sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SearchBudget {
+    rounds: u32,
+    search_rounds_before_sleep: u32,
+}
+
+impl SearchBudget {
+    /// The budget a worker starts with, and the most it can grow to.
+    pub(crate) fn full(search_rounds_before_sleep: u32) -> SearchBudget {
+        debug_assert!(search_rounds_before_sleep > 0, "checked by the builder");
+        SearchBudget {
+            rounds: search_rounds_before_sleep,
+            search_rounds_before_sleep,
+        }
+    }
+
+    /// Fruitless rounds before getting sleepy.
+    pub(crate) fn rounds(self) -> u32 {
+        self.rounds
+    }
+
+    /// Begins a search with this budget.
+    pub(super) fn start<I: PolicyInstant>(self) -> Search<I> {
+        Search {
+            budget: self,
+            sleepy_since: None,
+            blocked_at: None,
+        }
+    }
+
+    /// Half as many rounds, but at least one.
+    pub(super) fn halved(self) -> SearchBudget {
+        SearchBudget {
+            rounds: (self.rounds / 2).max(1),
+            ..self
+        }
+    }
+
+    /// The worker blocked for `slept`, after a last search round (the one
+    /// between its announcement and its block) that took `last_round`. A
+    /// sleep that outlasted `LONG_SLEEP_IN_FULL_SEARCHES` full searches of
+    /// such rounds means work is rare: searching longer could not have found
+    /// it awake, so the next search has half as many rounds. After a shorter
+    /// sleep the next search is a full one again: with work this frequent, a
+    /// full search often finds it awake, sparing a sleep and a wake-up.
+    pub(super) fn after_sleep(self, slept: Duration, last_round: Duration) -> SearchBudget {
+        let long_sleep = last_round
+            .saturating_mul(self.search_rounds_before_sleep)
+            .saturating_mul(LONG_SLEEP_IN_FULL_SEARCHES);
+        if slept > long_sleep {
+            self.halved()
+        } else {
+            SearchBudget::full(self.search_rounds_before_sleep)
+        }
+    }
+}
+
+/// The search policy's view of one search: its budget, and the times it
+/// needs to tell a long sleep from a short one.
+#[derive(Debug)]
+pub(crate) struct Search<I: PolicyInstant = Instant> {
+    budget: SearchBudget,
+    /// When the worker last got sleepy in this search (the start of its last
+    /// round before an attempt to sleep).
+    sleepy_since: Option<I>,
+    /// When the worker blocked, while it is blocked.
+    blocked_at: Option<I>,
+}
+
+impl<I: PolicyInstant> Search<I> {
+    /// Fruitless rounds before getting sleepy in this search.
+    pub(super) fn rounds(&self) -> u32 {
+        self.budget.rounds
+    }
+
+    /// The worker announced that it is sleepy at `now`.
+    pub(super) fn got_sleepy(&mut self, now: I) {
+        self.sleepy_since = Some(now);
+    }
+
+    /// An attempt to sleep met work (the JEC had moved, or the final look
+    /// found a job): work arrives often enough to meet a sleepy worker, so
+    /// the budget is full again.
+    pub(super) fn met_work_awake(&mut self) {
+        self.budget = SearchBudget::full(self.budget.search_rounds_before_sleep);
+    }
+
+    /// The worker blocks at `now`.
+    pub(super) fn blocking(&mut self, now: I) {
+        debug_assert!(self.sleepy_since.is_some(), "only a sleepy worker sleeps");
+        self.blocked_at = Some(now);
+    }
+
+    /// The worker, blocked since `Search::blocking`, was woken and runs again
+    /// at `now`: the budget adapts to how long it slept.
+    pub(super) fn woke(&mut self, now: I) {
+        let Some(blocked_at) = self.blocked_at.take() else {
+            debug_assert!(false, "woke without blocking");
+            return;
+        };
+        let last_round = self.sleepy_since.map_or(Duration::ZERO, |sleepy_since| {
+            blocked_at.since(sleepy_since)
+        });
+        self.budget = self.budget.after_sleep(now.since(blocked_at), last_round);
+    }
+
+    /// Ends the search: the budget for the worker's next one.
+    pub(super) fn end(self) -> SearchBudget {
+        self.budget
+    }
+}
+
+#[cfg(test)]
+mod test;

@@ -1,0 +1,89 @@
+//! The search policy on its own, driven with instants of the test's
+//! choosing: every step is a plain function call on one thread, so each
+//! expected budget follows from the durations alone.
+
+use super::{PolicyInstant, Search, SearchBudget};
+use std::time::Duration;
+
+/// A time after the test's start.
+#[derive(Clone, Copy, Debug)]
+struct At(Duration);
+
+impl PolicyInstant for At {
+    fn since(self, earlier: At) -> Duration {
+        self.0 - earlier.0
+    }
+}
+
+fn micros(micros: u64) -> At {
+    At(Duration::from_micros(micros))
+}
+
+/// One search with budget `budget` that gets sleepy at 0, blocks after a
+/// last round of 2 us and sleeps for `slept_us`; returns the budget it hands
+/// on to the next search.
+fn search_that_sleeps(budget: SearchBudget, slept_us: u64) -> SearchBudget {
+    let mut search: Search<At> = budget.start();
+    assert_eq!(search.rounds(), budget.rounds());
+    search.got_sleepy(micros(0));
+    search.blocking(micros(2));
+    search.woke(micros(2 + slept_us));
+    search.end()
+}
+
+#[test]
+fn a_budget_halves_down_to_one_round() {
+    for (full, halved) in [(32, 16), (5, 2), (2, 1), (1, 1)] {
+        assert_eq!(SearchBudget::full(full).halved().rounds(), halved);
+    }
+}
+
+#[test]
+fn a_long_sleep_halves_the_budget_and_a_shorter_one_makes_it_full() {
+    let full = SearchBudget::full(32);
+    let round = Duration::from_micros(2);
+    // Four full searches: 4 x 32 rounds of 2 us.
+    let long = Duration::from_micros(256);
+    let budget = full.halved().halved();
+    assert_eq!(budget.rounds(), 8);
+    assert_eq!(
+        budget.after_sleep(Duration::from_millis(1), round).rounds(),
+        4
+    );
+    assert_eq!(
+        budget
+            .after_sleep(long + Duration::from_nanos(1), round)
+            .rounds(),
+        4
+    );
+    assert_eq!(budget.after_sleep(long, round), full);
+    assert_eq!(budget.after_sleep(Duration::from_micros(10), round), full);
+    // A clock that stands still (the checkers') reads every sleep as short.
+    assert_eq!(budget.after_sleep(Duration::ZERO, Duration::ZERO), full);
+}
+
+/// The budget adapts across searches, not within one: a worker that slept
+/// long starts its next search with the halved budget (the mutant
+/// `search_budget_not_carried` starts every search with a full one).
+#[test]
+fn a_worker_carries_its_budget_from_one_search_to_the_next() {
+    let full = SearchBudget::full(32);
+    // A sleep of 1 ms outlasts four full searches of 2 us rounds (256 us):
+    // each such search hands on half its budget, and the next search starts
+    // with what the last one handed on.
+    let after_one = search_that_sleeps(full, 1_000);
+    assert_eq!(after_one.rounds(), 16);
+    let after_two = search_that_sleeps(after_one, 1_000);
+    assert_eq!(after_two.rounds(), 8);
+    // A short sleep (10 us) makes the next search a full one again.
+    assert_eq!(search_that_sleeps(after_two, 10), full);
+
+    // An attempt to sleep that met work makes the budget full, and that too
+    // is carried to the next search.
+    let mut search: Search<At> = after_two.start();
+    assert_eq!(search.rounds(), 8);
+    search.got_sleepy(micros(0));
+    search.met_work_awake();
+    assert_eq!(search.rounds(), 32);
+    assert_eq!(search.end(), full);
+}
