@@ -2,10 +2,10 @@
 //! (`drowse::sync::record`) on the counter abstraction, one step at a time.
 //!
 //! The validator keeps each worker's [`Phase`] by index, so the model's
-//! worker counts are sums over workers, and the real counters word as the
+//! worker counts are sums over workers, and the real counters as the
 //! last read-modify-write left it. For each recorded step it proposes the
 //! next abstract state (the worker's next phase; the counters `S`, `I` and
-//! the JEC's parity as the real word says) and accepts the step only if a
+//! the JEC's parity as the real counters say) and accepts the step only if a
 //! transition of [`Model::new`]`(Width::Full, None)` with the step's name is
 //! enabled in the current abstract state and leads to exactly that state.
 //! So every step is a transition of the model, and the abstract counters
@@ -43,8 +43,8 @@ pub enum Step {
     Terminate,
 }
 
-/// The decoded counters word (64-bit layout: sleeping in bits 0-15,
-/// inactive in 16-31, the JEC above).
+/// The real counters as the model sees them: the two counts and the JEC's
+/// parity (unpacked by Drowse, which packs them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Real {
     pub sleeping: i64,
@@ -53,11 +53,11 @@ pub struct Real {
 }
 
 impl Real {
-    pub fn decode(word: u64) -> Real {
+    pub fn new(sleeping: usize, inactive: usize, jobs_event_counter: usize) -> Real {
         Real {
-            sleeping: (word & 0xffff) as i64,
-            inactive: ((word >> 16) & 0xffff) as i64,
-            jec_odd: ((word >> 32) & 1) as i64,
+            sleeping: sleeping as i64,
+            inactive: inactive as i64,
+            jec_odd: (jobs_event_counter & 1) as i64,
         }
     }
 }
@@ -122,8 +122,8 @@ impl Validator {
     pub fn new(workers: usize) -> Validator {
         Validator {
             phases: vec![Phase::Busy; workers],
-            real: Real::decode(0),
-            abstract_counters: Real::decode(0),
+            real: Real::new(0, 0, 0),
+            abstract_counters: Real::new(0, 0, 0),
             transitions: project(Model::new(Width::Full, None)),
             steps: 0,
             terminated: false,
@@ -131,9 +131,9 @@ impl Validator {
         }
     }
 
-    /// The counters word a read-modify-write left (or the JEC bump read).
-    pub fn counters(&mut self, word: u64) {
-        self.real = Real::decode(word);
+    /// The counters a read-modify-write left (or the JEC bump read).
+    pub fn counters(&mut self, real: Real) {
+        self.real = real;
     }
 
     fn state(&self, phases: &[Phase], real: Real) -> BTreeMap<String, i64> {
@@ -334,25 +334,23 @@ fn short(p: Phase) -> &'static str {
 
 #[cfg(test)]
 mod test {
-    use super::{Step, Validator};
+    use super::{Real, Step, Validator};
 
-    /// The counters word: `sleeping` in bits 0-15, `inactive` in 16-31, the
-    /// JEC above.
-    fn word(sleeping: u64, inactive: u64, jec: u64) -> u64 {
-        sleeping | inactive << 16 | jec << 32
+    fn counters(sleeping: usize, inactive: usize, jec: usize) -> Real {
+        Real::new(sleeping, inactive, jec)
     }
 
     /// One worker searches, announces, sleeps, is woken by a post and finds
     /// the job: every step is a transition of the model.
     fn run_to_block(v: &mut Validator) {
-        v.counters(word(0, 1, 0));
+        v.counters(counters(0, 1, 0));
         v.step(Step::StartLooking, Some(0)).unwrap();
-        v.counters(word(0, 1, 0));
+        v.counters(counters(0, 1, 0));
         v.step(Step::Announce, Some(0)).unwrap();
-        v.counters(word(1, 1, 0));
+        v.counters(counters(1, 1, 0));
         v.step(Step::JoinSleeping, Some(0)).unwrap();
         v.step(Step::Block, Some(0)).unwrap();
-        v.counters(word(1, 1, 1));
+        v.counters(counters(1, 1, 1));
         v.step(Step::Post, None).unwrap();
     }
 
@@ -360,9 +358,9 @@ mod test {
     fn a_sleep_and_a_wake_up_are_transitions_of_the_model() {
         let mut v = Validator::new(1);
         run_to_block(&mut v);
-        v.counters(word(0, 1, 1));
+        v.counters(counters(0, 1, 1));
         v.step(Step::Woken, Some(0)).unwrap();
-        v.counters(word(0, 0, 1));
+        v.counters(counters(0, 0, 1));
         v.step(Step::WorkFound, Some(0)).unwrap();
         v.step(Step::Terminate, None).unwrap();
         assert_eq!(v.steps, 8);
@@ -384,13 +382,13 @@ mod test {
     fn joining_with_a_stale_snapshot_leaves_the_model() {
         // `no_jec_check`: a post made the snapshot stale, the worker joins.
         let mut v = Validator::new(1);
-        v.counters(word(0, 1, 0));
+        v.counters(counters(0, 1, 0));
         v.step(Step::StartLooking, Some(0)).unwrap();
-        v.counters(word(0, 1, 0));
+        v.counters(counters(0, 1, 0));
         v.step(Step::Announce, Some(0)).unwrap();
-        v.counters(word(0, 1, 1));
+        v.counters(counters(0, 1, 1));
         v.step(Step::Post, None).unwrap();
-        v.counters(word(1, 1, 1));
+        v.counters(counters(1, 1, 1));
         let err = v.step(Step::JoinSleeping, Some(0)).unwrap_err();
         assert!(err.contains("locked_stale"), "{err}");
     }

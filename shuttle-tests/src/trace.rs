@@ -8,7 +8,7 @@
 //! the checker would report no failing execution.
 
 use drowse::sync::record::{install, Installed, Record, Step};
-use drowse_every_n::validate::{Step as ModelStep, Validator};
+use drowse_every_n::validate::{Real, Step as ModelStep, Validator};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -39,7 +39,13 @@ impl Validation {
                 return;
             }
             match record {
-                Record::Counters(word) => watch.validator.counters(word as u64),
+                Record::Counters {
+                    sleeping,
+                    inactive,
+                    jobs_event_counter,
+                } => watch
+                    .validator
+                    .counters(Real::new(sleeping, inactive, jobs_event_counter)),
                 Record::Step { step, worker } => {
                     if let Err(problem) = watch.validator.step(model_step(step), worker) {
                         eprintln!("{problem}");

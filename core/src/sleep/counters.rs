@@ -171,6 +171,17 @@ impl Counters {
         JobsEventCounter(self.word >> JEC_SHIFT)
     }
 
+    /// Hands these counters to the checker worlds' step recorder (trace
+    /// validation; nothing in the std world).
+    #[inline(always)]
+    fn record(self) {
+        record::counters(
+            self.sleeping_threads(),
+            self.inactive_threads(),
+            self.jobs_counter().value(),
+        );
+    }
+
     /// One more inactive thread. [`AtomicCounters::add_inactive_thread`]
     /// applies it as `fetch_add(ONE_INACTIVE)`.
     #[inline]
@@ -304,7 +315,7 @@ impl AtomicCounters {
     fn try_exchange(&self, current: Counters, new: Counters) -> bool {
         self.word
             .compare_exchange(current.word, new.word, Ordering::SeqCst, Ordering::Relaxed)
-            .inspect(|_| record::counters(new.word))
+            .inspect(|_| new.record())
             .is_ok()
     }
 
@@ -317,7 +328,7 @@ impl AtomicCounters {
         // The `fetch_add` stored exactly this value; computing it again runs
         // the step's debug checks on `before`.
         let _after = before.with_inactive_added();
-        record::counters(_after.word);
+        _after.record();
     }
 
     /// A thread found work. Returns how many sleepers it should wake to help:
@@ -329,7 +340,7 @@ impl AtomicCounters {
         };
         // As in `add_inactive_thread`: the checks of the step just taken.
         let _after = before.with_inactive_removed();
-        record::counters(_after.word);
+        _after.record();
         before.sleeping_threads().min(2)
     }
 
@@ -341,7 +352,7 @@ impl AtomicCounters {
         };
         // As in `add_inactive_thread`: the checks of the step just taken.
         let _after = before.with_sleeping_removed();
-        record::counters(_after.word);
+        _after.record();
     }
 
     /// Adds one sleeping thread if the word still equals `seen`, so that the
@@ -361,7 +372,7 @@ impl AtomicCounters {
         loop {
             let before = self.load();
             let Some(after) = before.with_jobs_counter_bumped_if(self.jec_width, &bump_when) else {
-                record::counters(before.word);
+                before.record();
                 return (before, before);
             };
             if self.try_exchange(before, after) {

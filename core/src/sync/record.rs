@@ -45,9 +45,14 @@ pub enum Step {
 /// What the protocol records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Record {
-    /// The packed counters word after a read-modify-write, or as the JEC
-    /// bump read it when it wrote nothing.
-    Counters(usize),
+    /// The packed counters after a read-modify-write, or as the JEC bump
+    /// read them when it wrote nothing, unpacked by the code that packs
+    /// them (`sleep::counters`).
+    Counters {
+        sleeping: usize,
+        inactive: usize,
+        jobs_event_counter: usize,
+    },
     /// A step of worker `worker` (`None`: a thread outside the pool, or a
     /// step of the whole pool); for `Woken`, the worker woken.
     Step { step: Step, worker: Option<usize> },
@@ -58,7 +63,7 @@ mod imp {
     use super::Step;
 
     #[inline(always)]
-    pub(crate) fn counters(_word: usize) {}
+    pub(crate) fn counters(_sleeping: usize, _inactive: usize, _jobs_event_counter: usize) {}
 
     #[inline(always)]
     pub(crate) fn step(_step: Step, _worker: Option<usize>) {}
@@ -92,8 +97,12 @@ mod imp {
         }
     }
 
-    pub(crate) fn counters(word: usize) {
-        emit(Record::Counters(word));
+    pub(crate) fn counters(sleeping: usize, inactive: usize, jobs_event_counter: usize) {
+        emit(Record::Counters {
+            sleeping,
+            inactive,
+            jobs_event_counter,
+        });
     }
 
     pub(crate) fn step(step: Step, worker: Option<usize>) {
