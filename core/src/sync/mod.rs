@@ -463,11 +463,11 @@ pub const WORLD: &str = world::NAME;
 /// between the worlds is this facade's primitives, its clock (`time`,
 /// which stands still under the checkers) and three values it supplies,
 /// which the pool uses the same way in every world:
-/// `DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP` (32 in the std world, 1 under the checkers, which
-/// lemma 0 of docs/proof.md shows loses nothing), the parallelism a pool
-/// built with default settings gets (the machine's in the std world, 2 under
-/// the checkers), and the seed of the victim-picking random numbers (random
-/// in the std world, 0 under the checkers).
+/// `DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP` (32 in the std world, 1 under the
+/// checkers, which lemma 0 of docs/proof.md shows loses nothing), the
+/// parallelism a pool built with default settings gets (the machine's in
+/// the std world, 2 under the checkers), and the seed of the victim-picking
+/// random numbers (random in the std world, 0 under the checkers).
 pub const IS_CHECKER: bool = world::IS_CHECKER;
 
 /// Whether `debug_assert_shared!` evaluates its condition: with debug
