@@ -8,6 +8,15 @@
 //! read the code records (the JEC bump's read when it writes nothing)
 //! decides the step the code takes, so the abstract counters follow the
 //! real ones under loom's C11 model as under SC.
+//!
+//! Under C++20 itself that one read is weaker: a `SeqCst` load may return a
+//! word older than the newest in modification order (loom's `SeqCst` model
+//! returns the newest; docs/proof.md, "Memory models"). The validator would
+//! then compare its abstract counters with a stale word and report a step
+//! that left the model where none did. So this check's pass is predicted
+//! under loom's model only, and the error it could make under C++20 is a
+//! false failure, never a missed one: every value written is still a
+//! read-modify-write's own result. The shuttle runs (SC) are unaffected.
 
 use drowse_loom_tests::trace::Validation;
 use drowse_loom_tests::Check;
