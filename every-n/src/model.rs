@@ -774,6 +774,22 @@ impl Builder {
                     alone
                 };
                 self.push(alone.rename(|n| format!("{n}, source now empty]")));
+                // The policy's successor: with the source empty, a finder
+                // that was the last searcher (`I - S` was 1: only itself)
+                // may wake one sleeper. Whether it does depends on its own
+                // budget (`work_is_frequent`), which the model does not keep,
+                // so both outcomes are transitions.
+                let successor = base().when(var(S).ge(1)).when((var(I) - var(S)).eq(1));
+                let successor = if exact_more {
+                    successor.when(var(queue).le(1))
+                } else {
+                    successor
+                };
+                self.push(
+                    successor
+                        .add(TOK, 1)
+                        .rename(|n| format!("{n}, source now empty, last searcher: wake 1]")),
+                );
                 for (cond, k) in [(var(S).eq(1), 1), (var(S).ge(2), 2)] {
                     let more = base().when(cond).add(TOK, k);
                     let more = if exact_more {

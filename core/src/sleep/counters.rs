@@ -331,17 +331,17 @@ impl AtomicCounters {
         _after.record();
     }
 
-    /// A thread found work. Returns how many sleepers it should wake to help:
-    /// up to two, so that when work appears the pool ramps up quickly.
+    /// A thread found work. Returns the counters as they were just before,
+    /// from which the search policy decides whom to wake to help.
     #[inline]
-    pub(crate) fn sub_inactive_thread(&self) -> usize {
+    pub(crate) fn sub_inactive_thread(&self) -> Counters {
         let before = Counters {
             word: self.word.fetch_sub(ONE_INACTIVE, Ordering::SeqCst),
         };
         // As in `add_inactive_thread`: the checks of the step just taken.
         let _after = before.with_inactive_removed();
         _after.record();
-        before.sleeping_threads().min(2)
+        before
     }
 
     /// A waker takes one thread off the sleeping count.

@@ -134,9 +134,15 @@ impl Sleep {
         idle_state: IdleState,
         more_work_queued: impl FnOnce() -> bool,
     ) -> SearchBudget {
-        let offered = self.counters.sub_inactive_thread();
+        let before = self.counters.sub_inactive_thread();
         record::step(Step::WorkFound, Some(idle_state.worker_index));
-        let helpers = helpers_to_wake(offered, more_work_queued);
+        let helpers = helpers_to_wake(
+            before.sleeping_threads(),
+            // The finder itself was inactive and awake.
+            before.awake_but_idle_threads() - 1,
+            idle_state.search.work_is_frequent(),
+            more_work_queued,
+        );
         if helpers > 0 {
             self.wake_any_threads(helpers);
         }

@@ -34,18 +34,38 @@ use std::time::Duration;
 /// rayon-core's). With four, a job every millisecond still halves the budget.
 const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
 
-/// How many sleepers a worker that has just found work wakes to help:
-/// `offered` (what `AtomicCounters::sub_inactive_thread` offers, up to two)
-/// when the queue it took the job from still holds work, and none otherwise.
-/// `more_work_queued` is asked only when someone sleeps. A lone job wakes
+/// The most helpers a finder wakes for queued work.
+const MAX_HELPERS: usize = 2;
+
+/// How many of the `sleepers` a worker that has just found work wakes.
+///
+/// When the queue it took the job from still holds work
+/// (`more_work_queued`, asked only when someone sleeps), up to
+/// `MAX_HELPERS`: the work is there for them.
+///
+/// Otherwise one successor, but only when the finder was the last searcher
+/// (`other_searchers` is 0) and work arrives often (`work_is_frequent`):
+/// with nobody left searching, the next job would wait for a wake-up, and at
+/// high rates that wait is the latency's tail. When work is rare, a
+/// successor would search for nothing and sleep again, so a lone job wakes
 /// nobody else: its poster already woke whoever it needed
-/// (`Sleep::new_jobs`), and helpers woken for nothing would only search and
-/// go back to sleep. These wake-ups add parallelism, not progress: no step
-/// of docs/proof.md's theorem uses them.
+/// (`Sleep::new_jobs`).
+///
+/// These wake-ups add parallelism, not progress: no step of docs/proof.md's
+/// theorem uses them.
 #[inline]
-pub(crate) fn helpers_to_wake(offered: usize, more_work_queued: impl FnOnce() -> bool) -> usize {
-    if offered > 0 && more_work_queued() {
-        offered
+pub(crate) fn helpers_to_wake(
+    sleepers: usize,
+    other_searchers: usize,
+    work_is_frequent: bool,
+    more_work_queued: impl FnOnce() -> bool,
+) -> usize {
+    if sleepers == 0 {
+        0
+    } else if more_work_queued() {
+        sleepers.min(MAX_HELPERS)
+    } else if other_searchers == 0 && work_is_frequent {
+        1
     } else {
         0
     }
@@ -141,6 +161,12 @@ impl<I: PolicyInstant> Search<I> {
     /// Fruitless rounds before getting sleepy in this search.
     pub(super) fn rounds(&self) -> u32 {
         self.budget.rounds
+    }
+
+    /// Whether work arrives often, as this worker has met it: its budget is
+    /// full, so its last sleep was short or a recent search met work awake.
+    pub(super) fn work_is_frequent(&self) -> bool {
+        self.budget.rounds == self.budget.search_rounds_before_sleep
     }
 
     /// The worker announced that it is sleepy at `now`.

@@ -367,7 +367,11 @@ fn one_worker_through_sleep_and_wake() {
         assert_eq!((now.sleeping_threads(), now.inactive_threads()), (1, 1));
         assert_eq!(now.awake_but_idle_threads(), 0);
         counters.sub_sleeping_thread();
-        assert_eq!(counters.sub_inactive_thread(), 0);
+        let before = counters.sub_inactive_thread();
+        assert_eq!(
+            (before.sleeping_threads(), before.inactive_threads()),
+            (0, 1)
+        );
         let now = counters.load();
         assert_eq!((now.sleeping_threads(), now.inactive_threads()), (0, 0));
         assert_eq!(now.jobs_counter().value(), 2);
@@ -375,7 +379,7 @@ fn one_worker_through_sleep_and_wake() {
 }
 
 #[test]
-fn a_one_bit_jec_rolls_over_and_wakes_at_most_two() {
+fn a_one_bit_jec_rolls_over_and_leaves_the_counts_exact() {
     crate::sync::model(|| {
         let counters = AtomicCounters::new(width(1));
         for _ in 0..3 {
@@ -394,9 +398,14 @@ fn a_one_bit_jec_rolls_over_and_wakes_at_most_two() {
             "a one-bit JEC wraps to zero"
         );
         assert_eq!((even.sleeping_threads(), even.inactive_threads()), (3, 3));
-        // Two sleepers are woken; the last inactive thread wakes at most two.
+        // A waker takes one sleeper off; the woken thread, finding work,
+        // leaves the inactive count and sees the other two still asleep.
         counters.sub_sleeping_thread();
-        assert_eq!(counters.sub_inactive_thread(), 2);
+        let before = counters.sub_inactive_thread();
+        assert_eq!(
+            (before.sleeping_threads(), before.inactive_threads()),
+            (2, 3)
+        );
     });
 }
 

@@ -2,7 +2,8 @@
 //! choosing: every step is a plain function call on one thread, so each
 //! expected budget follows from the durations alone.
 
-use super::{PolicyInstant, Search, SearchBudget};
+use super::{helpers_to_wake, PolicyInstant, Search, SearchBudget};
+use std::cell::Cell;
 use std::time::Duration;
 
 /// A time after the test's start.
@@ -86,4 +87,66 @@ fn a_worker_carries_its_budget_from_one_search_to_the_next() {
     search.met_work_awake();
     assert_eq!(search.rounds(), 32);
     assert_eq!(search.end(), full);
+}
+
+/// `helpers_to_wake` for a finder whose source queue still holds work
+/// (`more`), with `other_searchers` other searchers awake and work arriving
+/// often or not; also whether it asked about the queue.
+fn helpers(sleepers: usize, other_searchers: usize, frequent: bool, more: bool) -> (usize, bool) {
+    let asked = Cell::new(false);
+    let wake = helpers_to_wake(sleepers, other_searchers, frequent, || {
+        asked.set(true);
+        more
+    });
+    (wake, asked.get())
+}
+
+/// Queued work gets up to two helpers, whatever the rate and the other
+/// searchers; nobody sleeping means nobody to wake, and the finder does not
+/// look at the queue (a contended cache line) for nothing.
+#[test]
+fn queued_work_gets_up_to_two_helpers() {
+    for frequent in [false, true] {
+        for others in [0, 1, 3] {
+            assert_eq!(helpers(1, others, frequent, true), (1, true));
+            assert_eq!(helpers(2, others, frequent, true), (2, true));
+            assert_eq!(helpers(7, others, frequent, true), (2, true));
+            assert_eq!(helpers(0, others, frequent, true), (0, false));
+        }
+    }
+}
+
+/// With its source left empty, the last searcher wakes one successor when
+/// work arrives often (the mutant `successor_never_woken` wakes none), and
+/// nobody when work is rare (the mutant `successor_woken_when_work_is_rare`
+/// wakes one) or when another searcher is still awake.
+#[test]
+fn the_last_searcher_wakes_one_successor_only_when_work_is_frequent() {
+    assert_eq!(helpers(1, 0, true, false), (1, true));
+    assert_eq!(helpers(5, 0, true, false), (1, true));
+    assert_eq!(helpers(5, 0, false, false), (0, true));
+    assert_eq!(helpers(5, 1, true, false), (0, true));
+    assert_eq!(helpers(0, 0, true, false), (0, false));
+}
+
+/// Work is frequent, for the successor rule, exactly while the budget is
+/// full: at the start, after a short sleep and after meeting work awake; not
+/// after a sleep long enough to halve it.
+#[test]
+fn work_is_frequent_while_the_budget_is_full() {
+    let full = SearchBudget::full(32);
+    assert!(full.start::<At>().work_is_frequent());
+    let halved = search_that_sleeps(full, 1_000);
+    assert!(!halved.start::<At>().work_is_frequent());
+    assert!(search_that_sleeps(halved, 10)
+        .start::<At>()
+        .work_is_frequent());
+    let mut search: Search<At> = halved.start();
+    search.got_sleepy(micros(0));
+    search.met_work_awake();
+    assert!(search.work_is_frequent());
+    // A pool of one round per search (the checkers' setting) is always
+    // full: the checkers explore the successor's wake-up.
+    let one = search_that_sleeps(SearchBudget::full(1), 1_000);
+    assert!(one.start::<At>().work_is_frequent());
 }
