@@ -109,7 +109,7 @@ impl Phase {
     }
 
     /// Holds its own sleep lock: a waker must wait for it.
-    fn holds_lock(self) -> bool {
+    pub fn holds_lock(self) -> bool {
         matches!(self, Phase::LockedCur | Phase::LockedStale | Phase::Pending)
     }
 }

@@ -24,7 +24,7 @@
 //! stops at `Registry::terminate`: latch flags after it are not tracked.
 
 use crate::lin::{Atom, Lin};
-use crate::model::{w, Flag, Model, Phase, Width, I, JODD, N, S};
+use crate::model::{w, Flag, Model, Phase, Width, I, JODD, N, S, TOK};
 use std::collections::BTreeMap;
 
 /// A recorded step (`drowse::sync::record::Step`, mirrored: this crate does
@@ -39,7 +39,17 @@ pub enum Step {
     Abandon,
     FinalLookFound,
     Block,
+    /// A `wake_specific_thread` call woke the worker.
     Woken,
+    /// A `wake_specific_thread` call found the worker not blocked.
+    NotBlocked,
+    /// `wake_any_threads` starts, owing `owed` wake-ups.
+    WakeLoop {
+        owed: usize,
+    },
+    /// The thread's next `wake_specific_thread` is a latch's wake-up of
+    /// its owner.
+    LatchWake,
     Terminate,
 }
 
@@ -69,11 +79,30 @@ struct Projected {
     update: Vec<(String, Lin)>,
 }
 
+/// A wake loop in progress (`wake_any_threads`), by one thread.
+struct Scan {
+    /// Wake-ups it still owes.
+    left: usize,
+    /// The worker it looks at next (it looks at each in index order).
+    next: usize,
+}
+
 pub struct Validator {
     phases: Vec<Phase>,
     real: Real,
     /// `S`, `I` and the JEC's parity of the abstract state.
     abstract_counters: Real,
+    /// The model's `wakes_in_flight`: wake-ups owed and not yet spent or
+    /// dropped.
+    pub wakes_in_flight: i64,
+    /// By thread: a post or finder whose wake-ups are not yet known (its
+    /// `WakeLoop` record, or none, comes next), and the numbers of
+    /// wake-ups the model's transitions allowed it.
+    owing: BTreeMap<u64, Vec<i64>>,
+    /// By thread: its wake loop, while it owes wake-ups.
+    scans: BTreeMap<u64, Scan>,
+    /// By thread: the owner whose latch the thread is about to wake.
+    latch_wakes: BTreeMap<u64, Option<usize>>,
     transitions: Vec<Projected>,
     /// Steps validated so far.
     pub steps: usize,
@@ -83,10 +112,15 @@ pub struct Validator {
     history: Vec<String>,
 }
 
-/// The variables tracked: `N`, the counters, and the worker counts of
-/// each phase with an unset latch.
+/// The variables tracked: `N`, the counters, the wake-ups in flight, and
+/// the worker counts of each phase with an unset latch.
 fn tracked(v: &str) -> bool {
-    v == N || v == S || v == I || v == JODD || Phase::ALL.iter().any(|&p| w(p, Flag::Unset) == v)
+    v == N
+        || v == S
+        || v == I
+        || v == JODD
+        || v == TOK
+        || Phase::ALL.iter().any(|&p| w(p, Flag::Unset) == v)
 }
 
 fn project(model: Model) -> Vec<Projected> {
@@ -124,6 +158,10 @@ impl Validator {
             phases: vec![Phase::Busy; workers],
             real: Real::new(0, 0, 0),
             abstract_counters: Real::new(0, 0, 0),
+            wakes_in_flight: 0,
+            owing: BTreeMap::new(),
+            scans: BTreeMap::new(),
+            latch_wakes: BTreeMap::new(),
             transitions: project(Model::new(Width::Full, None)),
             steps: 0,
             terminated: false,
@@ -136,9 +174,10 @@ impl Validator {
         self.real = real;
     }
 
-    fn state(&self, phases: &[Phase], real: Real) -> BTreeMap<String, i64> {
+    fn state(&self, phases: &[Phase], real: Real, tok: i64) -> BTreeMap<String, i64> {
         let mut st = BTreeMap::new();
         st.insert(N.to_string(), phases.len() as i64);
+        st.insert(TOK.to_string(), tok);
         st.insert(S.to_string(), real.sleeping);
         st.insert(I.to_string(), real.inactive);
         st.insert(JODD.to_string(), real.jec_odd);
@@ -153,20 +192,32 @@ impl Validator {
 
     fn show(st: &BTreeMap<String, i64>) -> String {
         st.iter()
-            .filter(|(k, v)| **v != 0 || [S, I, JODD].contains(&k.as_str()))
+            .filter(|(k, v)| **v != 0 || [S, I, JODD, TOK].contains(&k.as_str()))
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join(" ")
     }
 
     /// Takes the model transition named `prefix...` from the current
-    /// abstract state (`self.phases`, counters as they were) to `phases`
-    /// with counters `real`, or says why none does.
-    fn take(&mut self, prefix: &str, phases: Vec<Phase>, real: Real) -> Result<(), String> {
-        let before = self.state(&self.phases, self.abstract_real());
-        let after = self.state(&phases, real);
+    /// abstract state (`self.phases`, counters as they were, the wake-ups
+    /// in flight) to `phases` with counters `real` and `tok` wake-ups in
+    /// flight, or says why none does. With `tok` `None` the transition may
+    /// change the wake-ups in flight by any amount and the validator's count
+    /// stays: the result is every change that a transition leading to the
+    /// other values makes (a post or finder whose wake-ups are recorded
+    /// later, by `WakeLoop`).
+    fn take(
+        &mut self,
+        prefix: &str,
+        phases: Vec<Phase>,
+        real: Real,
+        tok: Option<i64>,
+    ) -> Result<Vec<i64>, String> {
+        let before = self.state(&self.phases, self.abstract_real(), self.wakes_in_flight);
+        let after = self.state(&phases, real, tok.unwrap_or(self.wakes_in_flight));
         let env = |v: &str| before[v];
         let mut tried = Vec::new();
+        let mut changes = Vec::new();
         for t in self
             .transitions
             .iter()
@@ -180,24 +231,40 @@ impl Validator {
             for (v, lin) in &t.update {
                 next.insert(v.clone(), lin.eval(&env));
             }
+            let change = next[TOK] - before[TOK];
+            if tok.is_none() {
+                next.insert(TOK.to_string(), before[TOK]);
+            }
             if next == after {
-                self.phases = phases;
-                self.abstract_counters = real;
-                return Ok(());
-            }
-            tried.push(format!("  {}: leads to {}", t.name, Self::show(&next)));
-        }
-        Err(format!(
-            "the step `{prefix}` left the model.\n  abstract state before: {}\n  \
-             the code's state after: {}\n  transitions of that name:\n{}",
-            Self::show(&before),
-            Self::show(&after),
-            if tried.is_empty() {
-                "  (none)".to_string()
+                if !changes.contains(&change) {
+                    changes.push(change);
+                }
+                if tok.is_some() {
+                    break;
+                }
             } else {
-                tried.join("\n")
+                tried.push(format!("  {}: leads to {}", t.name, Self::show(&next)));
             }
-        ))
+        }
+        if changes.is_empty() {
+            return Err(format!(
+                "the step `{prefix}` left the model.\n  abstract state before: {}\n  \
+                 the code's state after: {}\n  transitions of that name:\n{}",
+                Self::show(&before),
+                Self::show(&after),
+                if tried.is_empty() {
+                    "  (none)".to_string()
+                } else {
+                    tried.join("\n")
+                }
+            ));
+        }
+        self.phases = phases;
+        self.abstract_counters = real;
+        if let Some(tok) = tok {
+            self.wakes_in_flight = tok;
+        }
+        Ok(changes)
     }
 
     fn abstract_real(&self) -> Real {
@@ -219,12 +286,13 @@ impl Validator {
         let mut phases = self.phases.clone();
         phases[index] = to;
         let real = self.abstract_real();
-        self.take(prefix, phases, real)
+        self.take(prefix, phases, real, Some(self.wakes_in_flight))
+            .map(drop)
     }
 
-    /// Validates one recorded step; on failure, what went wrong and the
-    /// steps before it.
-    pub fn step(&mut self, step: Step, worker: Option<usize>) -> Result<(), String> {
+    /// Validates one recorded step of checker thread `thread`; on failure,
+    /// what went wrong and the steps before it.
+    pub fn step(&mut self, step: Step, worker: Option<usize>, thread: u64) -> Result<(), String> {
         if self.terminated {
             return Ok(());
         }
@@ -232,7 +300,7 @@ impl Validator {
             Some(i) => format!("{step:?}(worker {i})"),
             None => format!("{step:?}"),
         });
-        self.apply(step, worker).map_err(|e| {
+        self.apply(step, worker, thread).map_err(|e| {
             let start = self.history.len().saturating_sub(12);
             format!(
                 "trace validation: step {} {}: {e}\n  the last recorded steps: {}",
@@ -245,8 +313,52 @@ impl Validator {
         Ok(())
     }
 
-    fn apply(&mut self, step: Step, worker: Option<usize>) -> Result<(), String> {
+    /// The wake-ups that `thread`'s post or finder owes are `owed`: one of
+    /// the numbers its model transition allowed.
+    fn owe(&mut self, thread: u64, owed: usize) -> Result<(), String> {
+        match self.owing.remove(&thread) {
+            Some(allowed) if allowed.contains(&(owed as i64)) => {
+                self.wakes_in_flight += owed as i64;
+                Ok(())
+            }
+            Some(allowed) => Err(format!(
+                "the post or finder before it owes {owed} wake-up(s); the model's \
+                 transitions from the state it read owe {allowed:?}"
+            )),
+            None if owed == 0 => Ok(()),
+            None => Err(format!(
+                "a wake loop owing {owed} wake-up(s) that no post or finder of this \
+                 thread decided"
+            )),
+        }
+    }
+
+    fn apply(&mut self, step: Step, worker: Option<usize>, thread: u64) -> Result<(), String> {
         use Phase::*;
+        // A thread's post or finder decides its wake-ups from the read it
+        // records, and its next record is its wake loop's start, if it has
+        // one: any other record means it owes none.
+        if !matches!(step, Step::WakeLoop { .. }) {
+            self.owe(thread, 0)?;
+        }
+        // A wake loop looks at workers until it has spent what it owes or
+        // has looked at every worker; a thread that records anything else
+        // meanwhile stopped its loop early.
+        if !matches!(step, Step::Woken | Step::NotBlocked) {
+            if let Some(scan) = self.scans.remove(&thread) {
+                return Err(format!(
+                    "the wake loop of this thread stopped after looking at worker(s) \
+                     0..{} of {}, still owing {} wake-up(s): in the model a wake-up in \
+                     flight is spent only by waking a blocked worker \
+                     (`wake_specific_thread wakes a blocked worker`) and dropped only \
+                     by a scan that finds nobody (`wake_any_threads finds nobody to \
+                     wake`)",
+                    scan.next,
+                    self.phases.len(),
+                    scan.left
+                ));
+            }
+        }
         let real = self.real;
         match step {
             Step::Terminate => {
@@ -260,8 +372,28 @@ impl Validator {
                     .iter()
                     .map(|&p| if bumped { stale(p) } else { p })
                     .collect();
-                self.take("Sleep::new_injected_jobs", phases, real)
+                let allowed = self.take("Sleep::new_injected_jobs", phases, real, None)?;
+                self.owing.insert(thread, allowed);
+                Ok(())
             }
+            Step::WakeLoop { owed } => {
+                self.owe(thread, owed)?;
+                if owed > 0 {
+                    self.scans.insert(
+                        thread,
+                        Scan {
+                            left: owed,
+                            next: 0,
+                        },
+                    );
+                }
+                Ok(())
+            }
+            Step::LatchWake => {
+                self.latch_wakes.insert(thread, worker);
+                Ok(())
+            }
+            Step::Woken | Step::NotBlocked => self.look(step == Step::Woken, worker, thread),
             _ => {
                 let (index, mut phase) = self.phase(worker)?;
                 if phase == Woken && matches!(step, Step::WorkFound | Step::Announce) {
@@ -309,13 +441,110 @@ impl Validator {
                         Idle,
                     ),
                     Step::Block => ("Sleep::sleep: final look finds nothing, block [latch u]".to_string(), Blocked),
-                    Step::Woken => ("wake_specific_thread wakes a blocked worker [latch u]".to_string(), Woken),
-                    Step::Post | Step::Terminate => unreachable!(),
+                    _ => unreachable!(),
                 };
                 phases[index] = to;
-                self.take(&prefix, phases, real)
+                if step == Step::WorkFound {
+                    // `helpers_to_wake` decides after more scheduling points
+                    // (its queue loads); the model adds the wake-ups with the
+                    // decrement. Counting them only when the `WakeLoop`
+                    // record comes leaves the validator's count below the
+                    // model's meanwhile, which can only disable transitions
+                    // (every guard on the count is a lower bound), so each
+                    // step between is still one of the model's.
+                    let allowed = self.take(&prefix, phases, real, None)?;
+                    self.owing.insert(thread, allowed);
+                    Ok(())
+                } else {
+                    self.take(&prefix, phases, real, Some(self.wakes_in_flight))
+                        .map(drop)
+                }
             }
         }
+    }
+
+    /// A `wake_specific_thread` call of `thread` looked at `worker` and
+    /// woke it or found it not blocked.
+    fn look(&mut self, woke: bool, worker: Option<usize>, thread: u64) -> Result<(), String> {
+        let (index, phase) = self.phase(worker)?;
+        if let Some(owner) = self.latch_wakes.remove(&thread) {
+            if owner != Some(index) {
+                return Err(format!(
+                    "a latch's wake-up of worker {owner:?} looked at worker {index}"
+                ));
+            }
+            if woke {
+                // The model's one latch is the terminate latch, and
+                // validation stops at `Registry::terminate`.
+                return Err(format!(
+                    "a latch's wake-up woke worker {index} before \
+                     `Registry::terminate`: the model's only latch is the terminate latch"
+                ));
+            }
+            return Ok(());
+        }
+        let Some(scan) = self.scans.get_mut(&thread) else {
+            return Err(format!(
+                "`wake_specific_thread` looked at worker {index} outside a wake loop \
+                 owing wake-ups and outside a latch's wake-up"
+            ));
+        };
+        if index != scan.next {
+            return Err(format!(
+                "the wake loop looked at worker {index} where the next was {}: it looks \
+                 at each worker once, in index order",
+                scan.next
+            ));
+        }
+        scan.next += 1;
+        if woke {
+            scan.left -= 1;
+            let done = scan.left == 0;
+            if done {
+                self.scans.remove(&thread);
+            }
+            let mut phases = self.phases.clone();
+            phases[index] = Phase::Woken;
+            let real = self.real;
+            let tok = self.wakes_in_flight - 1;
+            return self
+                .take(
+                    "wake_specific_thread wakes a blocked worker [latch u]",
+                    phases,
+                    real,
+                    Some(tok),
+                )
+                .map(drop);
+        }
+        // The waker holds the worker's lock: the worker is not on its way
+        // to block (it holds its lock from `fall_asleep` until it blocks)
+        // and not blocked (`is_blocked` is false).
+        if phase.holds_lock() || phase == Phase::Blocked {
+            return Err(format!(
+                "`wake_specific_thread` found worker {index} not blocked and not \
+                 holding its lock, where the model has it {}",
+                phase.short()
+            ));
+        }
+        if scan.next < self.phases.len() {
+            return Ok(());
+        }
+        // The scan looked at every worker: the wake-ups it still owes are
+        // dropped, each a model transition whose guard is that no worker
+        // is counted as sleeping.
+        let left = self.scans.remove(&thread).map_or(0, |s| s.left);
+        for _ in 0..left {
+            let phases = self.phases.clone();
+            let real = self.abstract_real();
+            let tok = self.wakes_in_flight - 1;
+            self.take(
+                "wake_any_threads finds nobody to wake",
+                phases,
+                real,
+                Some(tok),
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -340,18 +569,23 @@ mod test {
         Real::new(sleeping, inactive, jec)
     }
 
-    /// One worker searches, announces, sleeps, is woken by a post and finds
-    /// the job: every step is a transition of the model.
+    /// The checker threads of the tests: the outside thread and worker 0's.
+    const OUTSIDE: u64 = 100;
+    const W0: u64 = 0;
+
+    /// One worker searches, announces, sleeps, and a post owes it a
+    /// wake-up: every step is a transition of the model.
     fn run_to_block(v: &mut Validator) {
         v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(0)).unwrap();
+        v.step(Step::StartLooking, Some(0), W0).unwrap();
         v.counters(counters(0, 1, 0));
-        v.step(Step::Announce, Some(0)).unwrap();
+        v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 0));
-        v.step(Step::JoinSleeping, Some(0)).unwrap();
-        v.step(Step::Block, Some(0)).unwrap();
+        v.step(Step::JoinSleeping, Some(0), W0).unwrap();
+        v.step(Step::Block, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 1));
-        v.step(Step::Post, None).unwrap();
+        v.step(Step::Post, None, OUTSIDE).unwrap();
+        v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
     }
 
     #[test]
@@ -359,11 +593,12 @@ mod test {
         let mut v = Validator::new(1);
         run_to_block(&mut v);
         v.counters(counters(0, 1, 1));
-        v.step(Step::Woken, Some(0)).unwrap();
+        v.step(Step::Woken, Some(0), OUTSIDE).unwrap();
         v.counters(counters(0, 0, 1));
-        v.step(Step::WorkFound, Some(0)).unwrap();
-        v.step(Step::Terminate, None).unwrap();
-        assert_eq!(v.steps, 8);
+        v.step(Step::WorkFound, Some(0), W0).unwrap();
+        v.step(Step::Terminate, None, OUTSIDE).unwrap();
+        assert_eq!(v.steps, 9);
+        assert_eq!(v.wakes_in_flight, 0);
     }
 
     #[test]
@@ -371,7 +606,7 @@ mod test {
         // `sleeper_decrements`: the waker does not decrement.
         let mut v = Validator::new(1);
         run_to_block(&mut v);
-        let err = v.step(Step::Woken, Some(0)).unwrap_err();
+        let err = v.step(Step::Woken, Some(0), OUTSIDE).unwrap_err();
         assert!(
             err.contains("wake_specific_thread wakes a blocked worker"),
             "{err}"
@@ -383,13 +618,98 @@ mod test {
         // `no_jec_check`: a post made the snapshot stale, the worker joins.
         let mut v = Validator::new(1);
         v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(0)).unwrap();
+        v.step(Step::StartLooking, Some(0), W0).unwrap();
         v.counters(counters(0, 1, 0));
-        v.step(Step::Announce, Some(0)).unwrap();
+        v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(0, 1, 1));
-        v.step(Step::Post, None).unwrap();
+        v.step(Step::Post, None, OUTSIDE).unwrap();
         v.counters(counters(1, 1, 1));
-        let err = v.step(Step::JoinSleeping, Some(0)).unwrap_err();
+        let err = v.step(Step::JoinSleeping, Some(0), W0).unwrap_err();
         assert!(err.contains("locked_stale"), "{err}");
+    }
+
+    /// Two workers: worker 1 blocks, worker 0 is busy; a post owes one
+    /// wake-up.
+    fn two_workers_one_blocked(v: &mut Validator) {
+        v.counters(counters(0, 1, 0));
+        v.step(Step::StartLooking, Some(1), 1).unwrap();
+        v.step(Step::Announce, Some(1), 1).unwrap();
+        v.counters(counters(1, 1, 0));
+        v.step(Step::JoinSleeping, Some(1), 1).unwrap();
+        v.step(Step::Block, Some(1), 1).unwrap();
+        v.counters(counters(1, 1, 1));
+        v.step(Step::Post, None, OUTSIDE).unwrap();
+        v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
+    }
+
+    #[test]
+    fn a_wake_loop_passes_an_awake_worker_and_wakes_a_blocked_one() {
+        let mut v = Validator::new(2);
+        two_workers_one_blocked(&mut v);
+        v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
+        v.counters(counters(0, 1, 1));
+        v.step(Step::Woken, Some(1), OUTSIDE).unwrap();
+        v.step(Step::Terminate, None, OUTSIDE).unwrap();
+        assert_eq!(v.wakes_in_flight, 0);
+    }
+
+    #[test]
+    fn a_wake_loop_that_stops_at_an_awake_worker_leaves_the_model() {
+        // `wake_loop_counts_attempts`: worker 0 is awake, the loop counts
+        // it as woken and stops; the poster's next record shows it.
+        let mut v = Validator::new(2);
+        two_workers_one_blocked(&mut v);
+        v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
+        let err = v.step(Step::Terminate, None, OUTSIDE).unwrap_err();
+        assert!(
+            err.contains("stopped after looking at worker(s) 0..1 of 2"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_scan_that_finds_nobody_while_a_worker_is_counted_leaves_the_model() {
+        // Worker 1 is counted; a scan that reports it not blocked (a waker
+        // that looked without its lock) drops a wake-up the model keeps.
+        let mut v = Validator::new(2);
+        two_workers_one_blocked(&mut v);
+        v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
+        let err = v.step(Step::NotBlocked, Some(1), OUTSIDE).unwrap_err();
+        assert!(err.contains("where the model has it blocked"), "{err}");
+    }
+
+    #[test]
+    fn a_post_that_owes_no_wake_up_beside_a_sleeper_and_no_idle_worker_leaves_the_model() {
+        // No worker idle, one asleep: the model's post owes one wake-up.
+        let mut v2 = Validator::new(2);
+        v2.counters(counters(0, 1, 0));
+        v2.step(Step::StartLooking, Some(1), 1).unwrap();
+        v2.step(Step::Announce, Some(1), 1).unwrap();
+        v2.counters(counters(1, 1, 0));
+        v2.step(Step::JoinSleeping, Some(1), 1).unwrap();
+        v2.step(Step::Block, Some(1), 1).unwrap();
+        v2.counters(counters(1, 1, 1));
+        v2.step(Step::Post, None, OUTSIDE).unwrap();
+        let err = v2
+            .step(Step::WakeLoop { owed: 0 }, None, OUTSIDE)
+            .unwrap_err();
+        assert!(err.contains("owes 0 wake-up(s)"), "{err}");
+    }
+
+    #[test]
+    fn a_scan_that_finds_nobody_drops_its_wake_up() {
+        // The blocked worker was woken by another loop first: the scan
+        // finds nobody, and nobody is counted.
+        let mut v = Validator::new(2);
+        two_workers_one_blocked(&mut v);
+        // A second post, on another thread, wakes worker 1 first.
+        v.step(Step::Post, None, 7).unwrap();
+        v.step(Step::WakeLoop { owed: 1 }, None, 7).unwrap();
+        v.step(Step::NotBlocked, Some(0), 7).unwrap();
+        v.counters(counters(0, 1, 1));
+        v.step(Step::Woken, Some(1), 7).unwrap();
+        v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
+        v.step(Step::NotBlocked, Some(1), OUTSIDE).unwrap();
+        assert_eq!(v.wakes_in_flight, 0);
     }
 }

@@ -46,8 +46,12 @@ impl Validation {
                 } => watch
                     .validator
                     .counters(Real::new(sleeping, inactive, jobs_event_counter)),
-                Record::Step { step, worker } => {
-                    if let Err(problem) = watch.validator.step(model_step(step), worker) {
+                Record::Step {
+                    step,
+                    worker,
+                    thread,
+                } => {
+                    if let Err(problem) = watch.validator.step(model_step(step), worker, thread) {
                         eprintln!("{problem}");
                         watch.failure = Some(problem);
                     }
@@ -93,6 +97,9 @@ fn model_step(step: Step) -> ModelStep {
         Step::FinalLookFound => ModelStep::FinalLookFound,
         Step::Block => ModelStep::Block,
         Step::Woken => ModelStep::Woken,
+        Step::NotBlocked => ModelStep::NotBlocked,
+        Step::WakeLoop { owed } => ModelStep::WakeLoop { owed },
+        Step::LatchWake => ModelStep::LatchWake,
         Step::Terminate => ModelStep::Terminate,
     }
 }

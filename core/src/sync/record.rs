@@ -14,6 +14,14 @@
 //! checker operation: no thread
 //! switch falls between a protocol step and its record, so the records come
 //! in the order the steps took effect.
+//!
+//! Each step record names the checker thread that made it (`thread`, a
+//! key that is equal for the records of one thread of an execution): a
+//! wake loop's records (`WakeLoop`, then one `Woken` or `NotBlocked` per
+//! worker it looks at) are told apart from another thread's by it, and
+//! the validator knows a loop has ended when its thread records anything
+//! else. Reading the checker's current thread is no scheduling point
+//! either, and it is read only while an observer is installed.
 
 /// A step of the every-N model, named after the code that takes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +46,19 @@ pub enum Step {
     /// `Sleep::wake_specific_thread` cleared the worker's `is_blocked` and
     /// took it off the sleeping count (the worker is the one woken).
     Woken,
+    /// `Sleep::wake_specific_thread` found the worker not blocked, under
+    /// its lock (the worker is the one looked at).
+    NotBlocked,
+    /// `Sleep::wake_any_threads` starts: the wake-ups that the post
+    /// (`Sleep::new_jobs`) or the finder (`Sleep::work_found`) that calls
+    /// it decided to owe, from the counters its read-modify-write returned
+    /// (no scheduling point between that decision and this record). The
+    /// loop's `Woken` and `NotBlocked` records follow, by the same thread.
+    WakeLoop { owed: usize },
+    /// `Sleep::notify_worker_latch_is_set`: the next `wake_specific_thread`
+    /// of this thread is a latch's wake-up of its owner (`worker`), not a
+    /// wake loop's.
+    LatchWake,
     /// The last `Registry::terminate` starts setting the terminate latches.
     Terminate,
 }
@@ -54,8 +75,14 @@ pub enum Record {
         jobs_event_counter: usize,
     },
     /// A step of worker `worker` (`None`: a thread outside the pool, or a
-    /// step of the whole pool); for `Woken`, the worker woken.
-    Step { step: Step, worker: Option<usize> },
+    /// step of the whole pool); for `Woken` and `NotBlocked`, the worker
+    /// looked at, for `LatchWake` the latch's owner. `thread` is the
+    /// checker thread that took the step (see the module documentation).
+    Step {
+        step: Step,
+        worker: Option<usize>,
+        thread: u64,
+    },
 }
 
 #[cfg(not(any(loom, shuttle)))]
@@ -106,7 +133,22 @@ mod imp {
     }
 
     pub(crate) fn step(step: Step, worker: Option<usize>) {
-        emit(Record::Step { step, worker });
+        if OBSERVER.try_with(|o| o.borrow().is_some()).unwrap_or(false) {
+            emit(Record::Step {
+                step,
+                worker,
+                thread: thread_key(),
+            });
+        }
+    }
+
+    /// The current checker thread, as a number (loom's thread ids are
+    /// only `Eq` and `Hash`): equal for the records of one thread.
+    fn thread_key() -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        crate::sync::thread::current().id().hash(&mut hasher);
+        hasher.finish()
     }
 
     /// Removes the observer when dropped.
