@@ -205,7 +205,21 @@ pub fn install_from_outside(config: Config) {
 /// stranded only if that worker never searches again:
 /// [`injected_jobs_beside_blocked_worker`] is that shape.)
 pub fn injected_jobs(config: Config) {
+    run_injected_jobs(config.pool(), config);
+}
+
+/// [`injected_jobs`] into a pool at rest: the outside thread waits until
+/// every worker is counted asleep before it injects, so each post finds
+/// sleepers and its wake-up goes through `wake_any_threads` (the wake loop
+/// that trace validation checks: `docs/every-n.md`). Same oracle: each job
+/// runs once, and the pool ends at rest.
+pub fn injected_jobs_into_sleeping_pool(config: Config) {
     let pool = config.pool();
+    wait_until_all_asleep(&pool);
+    run_injected_jobs(pool, config);
+}
+
+fn run_injected_jobs(pool: ThreadPool, config: Config) {
     let runs = Arc::new(RunCounts::new(config.jobs));
     let finished = Arc::new(Countdown::default());
     for index in 0..config.jobs {

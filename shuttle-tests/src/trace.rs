@@ -9,8 +9,29 @@
 
 use drowse::sync::record::{install, Installed, Record, Step};
 use drowse_every_n::validate::{Real, Step as ModelStep, Validator};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+
+/// What the validations of this OS thread's executions saw, summed (both
+/// checkers run every execution of a test on the test's own thread).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub executions: usize,
+    pub steps: usize,
+    pub wake_ups_spent: usize,
+    pub found_not_blocked: usize,
+    pub wake_ups_dropped: usize,
+    pub drops_beside_later_sleepers: usize,
+}
+
+std::thread_local! {
+    static TALLY: Cell<Tally> = Cell::new(Tally::default());
+}
+
+/// The sum over the validations finished so far on this thread.
+pub fn tally() -> Tally {
+    TALLY.with(Cell::get)
+}
 
 struct Watch {
     validator: Validator,
@@ -82,6 +103,16 @@ impl Validation {
             "trace validation: {} steps validated, expected at least {at_least}",
             v.steps
         );
+        TALLY.with(|t| {
+            let mut sum = t.get();
+            sum.executions += 1;
+            sum.steps += v.steps;
+            sum.wake_ups_spent += v.wake_ups_spent;
+            sum.found_not_blocked += v.found_not_blocked;
+            sum.wake_ups_dropped += v.wake_ups_dropped;
+            sum.drops_beside_later_sleepers += v.drops_beside_later_sleepers;
+            t.set(sum);
+        });
         v.steps
     }
 }
