@@ -11,17 +11,58 @@
 //! So every step is a transition of the model, and the abstract counters
 //! agree with the real ones after every step.
 //!
-//! What is validated (the slice that exists): the counter steps
-//! (`start_looking`, `work_found`, `announce_sleepy`, a post's JEC bump,
-//! joining the sleeping count, the sleeper's own decrement after its final
-//! look, the waker's decrement), giving up a sleep on a moved JEC, and
-//! blocking; the steps between a worker's announcement and its compare-and-
-//! swap (its last round, `get_sleepy`, `fall_asleep`) and its return from
-//! `sleep` after a wake-up are not recorded and are taken as the model's
-//! transitions of those names when the next recorded step needs them. The
-//! model's queues, wake-ups in flight, pushes and latch flags are not
-//! tracked: a guard or update on them is left out (`project`). Validation
-//! stops at `Registry::terminate`: latch flags after it are not tracked.
+//! What is validated: the counter steps (`start_looking`, `work_found`,
+//! `announce_sleepy`, a post's JEC bump, joining the sleeping count, the
+//! sleeper's own decrement after its final look, the waker's decrement),
+//! giving up a sleep on a moved JEC, blocking, and the wake loop; the steps
+//! between a worker's announcement and its compare-and-swap (its last
+//! round, `get_sleepy`, `fall_asleep`) and its return from `sleep` after a
+//! wake-up are not recorded and are taken as the model's transitions of
+//! those names when the next recorded step needs them.
+//!
+//! The wake loop. The model's `wakes_in_flight` is tracked. A post or a
+//! finder (`work_found`) is validated with the wake-ups it adds left open:
+//! the set of numbers its enabled transitions allow is kept for its
+//! thread, and the thread's next record settles it: `WakeLoop { owed }`
+//! (the start of `wake_any_threads`) must owe one of them, any other
+//! record means it owes none. The count goes up only then; meanwhile the
+//! validator's count is below the model's, which can only disable
+//! transitions (every guard on it is a lower bound), so the steps between
+//! are still the model's. Each `Woken` of a loop is the model's
+//! `wake_specific_thread wakes a blocked worker` (a wake-up in flight
+//! spent, `S - 1`, the worker `woken`); each `NotBlocked` is no model step,
+//! but the worker looked at must not be counted or hold its lock (the
+//! waker holds it: exact). A loop looks at the workers once each, in index
+//! order, until it has spent what it owes or looked at every worker; then
+//! what it still owes is dropped, each drop the model's `wake_any_threads
+//! finds nobody to wake`, whose guard is that no worker is counted. A
+//! thread that records anything else while its loop owes wake-ups and has
+//! workers left stopped the loop early, which no model transition does
+//! (`wake_loop_counts_attempts` fails here). Records of one thread are told
+//! apart from another's by the checker thread that made them.
+//!
+//! Where the model's step is coarser than the code's. The scan is not
+//! atomic: it looks at one worker at a time, under that worker's lock, so
+//! a worker it passed while uncounted may join the sleeping count behind it
+//! and be counted when the scan ends; the model's drop is then not enabled
+//! although the code is right (shuttle finds such runs). `docs/every-n.md`
+//! argues why the model still covers them (a worker that joins after the
+//! post announced after it, so its last round came after the push, lemma 5
+//! (a)); the validator checks that argument's premise instead of the guard:
+//! every counted worker joined after the scan looked at it and, for a
+//! post's scan, announced after the post (`drops_beside_later_sleepers`
+//! counts them). A finder's scan is checked for the first half only: the
+//! argument is about posts, and a finder's wake-ups are helpers no step of
+//! the proof uses (`policy.rs`).
+//!
+//! Not tracked: the model's queues, pushes and latch flags (a guard or
+//! update on them is left out, `project`); so a post may take either
+//! `queue_was_empty` case and a finder either "more queued" case. A latch's
+//! wake-up (`LatchWake`, then its `wake_specific_thread`) that wakes a
+//! worker before `Registry::terminate` leaves the model, whose one latch is
+//! the terminate latch; one that finds its owner not blocked is no step.
+//! Validation stops at `Registry::terminate`: latch flags after it are not
+//! tracked.
 
 use crate::lin::{Atom, Lin};
 use crate::model::{w, Flag, Model, Phase, Width, I, JODD, N, S, TOK};
