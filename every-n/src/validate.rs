@@ -65,7 +65,7 @@
 //! tracked.
 
 use crate::lin::{Atom, Lin};
-use crate::model::{w, Flag, Model, Phase, Width, I, JODD, N, S, TOK};
+use crate::model::{w, Flag, Model, Phase, Width, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, S, TOK};
 use std::collections::BTreeMap;
 
 /// A recorded step (`drowse::sync::record::Step`, mirrored: this crate does
@@ -91,6 +91,20 @@ pub enum Step {
     /// The thread's next `wake_specific_thread` is a latch's wake-up of
     /// its owner.
     LatchWake,
+    /// `Registry::inject` pushed a job; `was_empty` is what it read first.
+    InjectPush {
+        was_empty: bool,
+    },
+    /// `WorkerThread::push` pushed a job onto its deque.
+    Push {
+        was_empty: bool,
+    },
+    /// A job taken from the injector.
+    TakeInjected,
+    /// A job popped from the worker's own deque.
+    TakeOwn,
+    /// A job stolen from worker `worker`'s deque.
+    Steal,
     Terminate,
 }
 
@@ -111,6 +125,28 @@ impl Real {
             jec_odd: (jobs_event_counter & 1) as i64,
         }
     }
+}
+
+/// Outside threads between their push and their post, by what their push
+/// read (the model's `injecting_into_empty`, `injecting_into_nonempty`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Queues {
+    injecting_into_empty: i64,
+    injecting_into_nonempty: i64,
+}
+
+/// A push whose post is its thread's next step.
+#[derive(Clone, Copy, Debug)]
+enum Pushed {
+    Injector { was_empty: bool },
+    Deque { was_empty: bool, worker: usize },
+}
+
+/// Where a searcher took the job its `work_found` is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Injector,
+    Deque,
 }
 
 /// A model transition restricted to the variables the validator tracks.
@@ -162,6 +198,12 @@ pub struct Validator {
     scans: BTreeMap<u64, Scan>,
     /// By thread: the owner whose latch the thread is about to wake.
     latch_wakes: BTreeMap<u64, Option<usize>>,
+    queues: Queues,
+    /// By thread: its push, until its post.
+    pushed: BTreeMap<u64, Pushed>,
+    /// By thread: the queue its searcher took a job from, until its
+    /// `work_found`.
+    taken: BTreeMap<u64, Source>,
     transitions: Vec<Projected>,
     /// Steps validated so far.
     pub steps: usize,
@@ -181,14 +223,18 @@ pub struct Validator {
     history: Vec<String>,
 }
 
-/// The variables tracked: `N`, the counters, the wake-ups in flight, and
-/// the worker counts of each phase with an unset latch.
+/// The variables tracked: `N`, the counters, the wake-ups in flight, the
+/// outside threads between their push and their post, and the worker
+/// counts of each phase with an unset latch. Not the queues' lengths: see
+/// the module documentation.
 fn tracked(v: &str) -> bool {
     v == N
         || v == S
         || v == I
         || v == JODD
         || v == TOK
+        || v == INJ_EMPTY
+        || v == INJ_MORE
         || Phase::ALL.iter().any(|&p| w(p, Flag::Unset) == v)
 }
 
@@ -199,7 +245,6 @@ fn project(model: Model) -> Vec<Projected> {
         .into_iter()
         .filter(|t| t.params.is_empty())
         .map(|t| Projected {
-            name: t.name,
             guard: t
                 .guard
                 .into_iter()
@@ -210,6 +255,7 @@ fn project(model: Model) -> Vec<Projected> {
                     lin.terms.keys().all(|v| tracked(v))
                 })
                 .collect(),
+            name: t.name,
             update: t
                 .update
                 .into_iter()
@@ -233,6 +279,9 @@ impl Validator {
             joined_at: vec![0; workers],
             scans: BTreeMap::new(),
             latch_wakes: BTreeMap::new(),
+            queues: Queues::default(),
+            pushed: BTreeMap::new(),
+            taken: BTreeMap::new(),
             transitions: project(Model::new(Width::Full, None)),
             steps: 0,
             wake_ups_spent: 0,
@@ -249,10 +298,12 @@ impl Validator {
         self.real = real;
     }
 
-    fn state(&self, phases: &[Phase], real: Real, tok: i64) -> BTreeMap<String, i64> {
+    fn state(&self, phases: &[Phase], real: Real, tok: i64, q: Queues) -> BTreeMap<String, i64> {
         let mut st = BTreeMap::new();
         st.insert(N.to_string(), phases.len() as i64);
         st.insert(TOK.to_string(), tok);
+        st.insert(INJ_EMPTY.to_string(), q.injecting_into_empty);
+        st.insert(INJ_MORE.to_string(), q.injecting_into_nonempty);
         st.insert(S.to_string(), real.sleeping);
         st.insert(I.to_string(), real.inactive);
         st.insert(JODD.to_string(), real.jec_odd);
@@ -288,16 +339,39 @@ impl Validator {
         real: Real,
         tok: Option<i64>,
     ) -> Result<Vec<i64>, String> {
-        let before = self.state(&self.phases, self.abstract_real(), self.wakes_in_flight);
-        let after = self.state(&phases, real, tok.unwrap_or(self.wakes_in_flight));
+        let queues = self.queues;
+        self.take_with(
+            &|n| n.starts_with(prefix),
+            prefix,
+            phases,
+            real,
+            tok,
+            queues,
+        )
+    }
+
+    /// As `take`, among the transitions whose names `filter` accepts, to
+    /// the queues `queues`.
+    fn take_with(
+        &mut self,
+        filter: &dyn Fn(&str) -> bool,
+        prefix: &str,
+        phases: Vec<Phase>,
+        real: Real,
+        tok: Option<i64>,
+        queues: Queues,
+    ) -> Result<Vec<i64>, String> {
+        let before = self.state(
+            &self.phases,
+            self.abstract_real(),
+            self.wakes_in_flight,
+            self.queues,
+        );
+        let after = self.state(&phases, real, tok.unwrap_or(self.wakes_in_flight), queues);
         let env = |v: &str| before[v];
         let mut tried = Vec::new();
         let mut changes = Vec::new();
-        for t in self
-            .transitions
-            .iter()
-            .filter(|t| t.name.starts_with(prefix))
-        {
+        for t in self.transitions.iter().filter(|t| filter(&t.name)) {
             if !t.guard.iter().all(|a| a.holds(&env)) {
                 tried.push(format!("  {}: not enabled", t.name));
                 continue;
@@ -336,6 +410,7 @@ impl Validator {
         }
         self.phases = phases;
         self.abstract_counters = real;
+        self.queues = queues;
         if let Some(tok) = tok {
             self.wakes_in_flight = tok;
         }
@@ -418,6 +493,25 @@ impl Validator {
             self.owe(thread, 0)?;
         }
         let now = self.history.len();
+        // A push's post is its thread's next step, and a searcher's take is
+        // followed by its `work_found`: nothing in between records.
+        if step != Step::Post {
+            if let Some(pushed) = self.pushed.remove(&thread) {
+                return Err(format!(
+                    "the push {pushed:?} of this thread has no post: the model's push is \
+                     followed by its post (`Sleep::new_injected_jobs`, \
+                     `Sleep::new_internal_jobs`)"
+                ));
+            }
+        }
+        if step != Step::WorkFound {
+            if let Some(source) = self.taken.remove(&thread) {
+                return Err(format!(
+                    "a take from the {source:?} that no `work_found` follows: the model \
+                     takes a job only in `work_found` or `take_local_job` by a busy worker"
+                ));
+            }
+        }
         // A wake loop looks at workers until it has spent what it owes or
         // has looked at every worker; a thread that records anything else
         // meanwhile stopped its loop early.
@@ -444,12 +538,36 @@ impl Validator {
             }
             Step::Post => {
                 let bumped = self.abstract_real().jec_odd == 0 && real.jec_odd == 1;
-                let phases = self
+                let mut phases: Vec<Phase> = self
                     .phases
                     .iter()
                     .map(|&p| if bumped { stale(p) } else { p })
                     .collect();
-                let allowed = self.take("Sleep::new_injected_jobs", phases, real, None)?;
+                let mut queues = self.queues;
+                let (name, was_empty) = match self.pushed.remove(&thread) {
+                    Some(Pushed::Injector { was_empty }) => {
+                        if was_empty {
+                            queues.injecting_into_empty -= 1;
+                        } else {
+                            queues.injecting_into_nonempty -= 1;
+                        }
+                        ("Sleep::new_injected_jobs", was_empty)
+                    }
+                    Some(Pushed::Deque { was_empty, worker }) => {
+                        phases[worker] = Busy;
+                        ("Sleep::new_internal_jobs [latch u]", was_empty)
+                    }
+                    None => return Err("a post with no push before it".to_string()),
+                };
+                // The post's case is the one its push read: `queue_was_empty`.
+                let case = if was_empty {
+                    "queue was empty"
+                } else {
+                    "queue was not empty"
+                };
+                let filter =
+                    |n: &str| n.starts_with(name) && (n.contains(case) || n.contains("no sleeper"));
+                let allowed = self.take_with(&filter, name, phases, real, None, queues)?;
                 self.owing.insert(
                     thread,
                     Owing {
@@ -458,6 +576,67 @@ impl Validator {
                         post: true,
                     },
                 );
+                Ok(())
+            }
+            Step::InjectPush { was_empty } => {
+                let mut queues = self.queues;
+                let name = if was_empty {
+                    queues.injecting_into_empty += 1;
+                    "Registry::inject push [into an empty injector]"
+                } else {
+                    queues.injecting_into_nonempty += 1;
+                    "Registry::inject push [into a non-empty injector]"
+                };
+                let phases = self.phases.clone();
+                let tok = Some(self.wakes_in_flight);
+                // No counter changes: the counters as they were.
+                let real = self.abstract_real();
+                self.take_with(&|n| n == name, name, phases, real, tok, queues)?;
+                self.pushed.insert(thread, Pushed::Injector { was_empty });
+                Ok(())
+            }
+            Step::Push { was_empty } => {
+                let (index, _) = self.phase(worker)?;
+                let mut phases = self.phases.clone();
+                phases[index] = BusyPosting;
+                let queues = self.queues;
+                let name = "WorkerThread::push [latch u]";
+                let tok = Some(self.wakes_in_flight);
+                let real = self.abstract_real();
+                self.take_with(&|n| n == name, name, phases, real, tok, queues)?;
+                self.pushed.insert(
+                    thread,
+                    Pushed::Deque {
+                        was_empty,
+                        worker: index,
+                    },
+                );
+                Ok(())
+            }
+            Step::TakeInjected | Step::TakeOwn | Step::Steal => {
+                let source = if step == Step::TakeInjected {
+                    Source::Injector
+                } else {
+                    Source::Deque
+                };
+                if step == Step::TakeOwn {
+                    let (_, phase) = self.phase(worker)?;
+                    if phase == Busy {
+                        // Between jobs, before searching: the model's
+                        // `take_local_job`.
+                        let queues = self.queues;
+                        let name = "wait_until_cold: take_local_job";
+                        let phases = self.phases.clone();
+                        let tok = Some(self.wakes_in_flight);
+                        let real = self.abstract_real();
+                        return self
+                            .take_with(&|n| n == name, name, phases, real, tok, queues)
+                            .map(drop);
+                    }
+                }
+                // A searcher's take: the model takes it in `work_found`, the
+                // thread's next step.
+                self.taken.insert(thread, source);
                 Ok(())
             }
             Step::WakeLoop { owed } => {
@@ -533,6 +712,17 @@ impl Validator {
                 };
                 phases[index] = to;
                 if step == Step::WorkFound {
+                    let source = self.taken.remove(&thread).ok_or(
+                        "`work_found` with no take before it (a set latch, or a broadcast \
+                         job: neither is in the model before `Registry::terminate`)",
+                    )?;
+                    let queues = self.queues;
+                    let from = match source {
+                        Source::Injector => QI,
+                        Source::Deque => QD,
+                    };
+                    let name = format!("{prefix}, takes from {from}");
+                    let filter = |n: &str| n.starts_with(&name);
                     // `helpers_to_wake` decides after more scheduling points
                     // (its queue loads); the model adds the wake-ups with the
                     // decrement. Counting them only when the `WakeLoop`
@@ -540,7 +730,7 @@ impl Validator {
                     // model's meanwhile, which can only disable transitions
                     // (every guard on the count is a lower bound), so each
                     // step between is still one of the model's.
-                    let allowed = self.take(&prefix, phases, real, None)?;
+                    let allowed = self.take_with(&filter, &name, phases, real, None, queues)?;
                     self.owing.insert(
                         thread,
                         Owing {
@@ -731,6 +921,8 @@ mod test {
         v.step(Step::JoinSleeping, Some(0), W0).unwrap();
         v.step(Step::Block, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 1));
+        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
+            .unwrap();
         v.step(Step::Post, None, OUTSIDE).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
     }
@@ -741,10 +933,11 @@ mod test {
         run_to_block(&mut v);
         v.counters(counters(0, 1, 1));
         v.step(Step::Woken, Some(0), OUTSIDE).unwrap();
+        v.step(Step::TakeInjected, None, W0).unwrap();
         v.counters(counters(0, 0, 1));
         v.step(Step::WorkFound, Some(0), W0).unwrap();
         v.step(Step::Terminate, None, OUTSIDE).unwrap();
-        assert_eq!(v.steps, 9);
+        assert_eq!(v.steps, 11);
         assert_eq!(v.wakes_in_flight, 0);
     }
 
@@ -769,6 +962,8 @@ mod test {
         v.counters(counters(0, 1, 0));
         v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(0, 1, 1));
+        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
+            .unwrap();
         v.step(Step::Post, None, OUTSIDE).unwrap();
         v.counters(counters(1, 1, 1));
         let err = v.step(Step::JoinSleeping, Some(0), W0).unwrap_err();
@@ -785,6 +980,8 @@ mod test {
         v.step(Step::JoinSleeping, Some(1), 1).unwrap();
         v.step(Step::Block, Some(1), 1).unwrap();
         v.counters(counters(1, 1, 1));
+        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
+            .unwrap();
         v.step(Step::Post, None, OUTSIDE).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
     }
@@ -836,6 +1033,8 @@ mod test {
         v2.step(Step::JoinSleeping, Some(1), 1).unwrap();
         v2.step(Step::Block, Some(1), 1).unwrap();
         v2.counters(counters(1, 1, 1));
+        v2.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
+            .unwrap();
         v2.step(Step::Post, None, OUTSIDE).unwrap();
         let err = v2
             .step(Step::WakeLoop { owed: 0 }, None, OUTSIDE)
@@ -850,6 +1049,8 @@ mod test {
         let mut v = Validator::new(2);
         two_workers_one_blocked(&mut v);
         // A second post, on another thread, wakes worker 1 first.
+        v.step(Step::InjectPush { was_empty: false }, None, 7)
+            .unwrap();
         v.step(Step::Post, None, 7).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, 7).unwrap();
         v.step(Step::NotBlocked, Some(0), 7).unwrap();
@@ -870,20 +1071,78 @@ mod test {
         let mut v = Validator::new(2);
         two_workers_one_blocked(&mut v);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
+        v.step(Step::InjectPush { was_empty: false }, None, 7)
+            .unwrap();
         v.step(Step::Post, None, 7).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, 7).unwrap();
         v.step(Step::NotBlocked, Some(0), 7).unwrap();
         v.counters(counters(0, 1, 1));
         v.step(Step::Woken, Some(1), 7).unwrap();
-        v.counters(counters(0, 2, 1));
+        // Worker 1 runs both jobs, then worker 0 sleeps.
+        const W1: u64 = 1;
+        v.step(Step::TakeInjected, None, W1).unwrap();
+        v.counters(counters(0, 0, 1));
+        v.step(Step::WorkFound, Some(1), W1).unwrap();
+        v.counters(counters(0, 1, 1));
+        v.step(Step::StartLooking, Some(1), W1).unwrap();
+        v.step(Step::TakeInjected, None, W1).unwrap();
+        v.counters(counters(0, 0, 1));
+        v.step(Step::WorkFound, Some(1), W1).unwrap();
+        v.counters(counters(0, 1, 1));
         v.step(Step::StartLooking, Some(0), W0).unwrap();
-        v.counters(counters(0, 2, 2));
+        v.counters(counters(0, 1, 2));
         v.step(Step::Announce, Some(0), W0).unwrap();
-        v.counters(counters(1, 2, 2));
+        v.counters(counters(1, 1, 2));
         v.step(Step::JoinSleeping, Some(0), W0).unwrap();
         v.step(Step::Block, Some(0), W0).unwrap();
         v.step(Step::NotBlocked, Some(1), OUTSIDE).unwrap();
         assert_eq!(v.wakes_in_flight, 0);
         assert_eq!(v.drops_beside_later_sleepers, 1);
+    }
+
+    #[test]
+    fn a_push_without_its_post_leaves_the_model() {
+        // `spawn_fifo_outside_skips_post`: the pusher's next step is not
+        // the post.
+        let mut v = Validator::new(1);
+        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
+            .unwrap();
+        let err = v.step(Step::Terminate, None, OUTSIDE).unwrap_err();
+        assert!(err.contains("has no post"), "{err}");
+    }
+
+    #[test]
+    fn an_internal_push_and_post_and_a_local_take_are_transitions_of_the_model() {
+        // Worker 0 runs a job that pushes one onto its deque and posts it
+        // (nobody sleeps), then pops it between jobs.
+        let mut v = Validator::new(2);
+        v.step(Step::Push { was_empty: true }, Some(0), W0).unwrap();
+        v.counters(counters(0, 0, 1));
+        v.step(Step::Post, None, W0).unwrap();
+        v.step(Step::TakeOwn, Some(0), W0).unwrap();
+        assert_eq!(v.steps, 3);
+    }
+
+    #[test]
+    fn a_post_of_the_wrong_case_leaves_the_model() {
+        // Worker 0 sleeps; a job pushed into a non-empty injector must
+        // wake one; a post that owes nothing took the empty case.
+        let mut v = Validator::new(2);
+        v.counters(counters(0, 1, 0));
+        v.step(Step::StartLooking, Some(0), W0).unwrap();
+        v.step(Step::Announce, Some(0), W0).unwrap();
+        v.counters(counters(1, 1, 0));
+        v.step(Step::JoinSleeping, Some(0), W0).unwrap();
+        v.step(Step::Block, Some(0), W0).unwrap();
+        v.counters(counters(1, 2, 0));
+        v.step(Step::StartLooking, Some(1), 1).unwrap();
+        v.step(Step::InjectPush { was_empty: false }, None, OUTSIDE)
+            .unwrap();
+        v.counters(counters(1, 2, 1));
+        v.step(Step::Post, None, OUTSIDE).unwrap();
+        let err = v
+            .step(Step::WakeLoop { owed: 0 }, None, OUTSIDE)
+            .unwrap_err();
+        assert!(err.contains("owe [1]"), "{err}");
     }
 }

@@ -131,6 +131,11 @@ fn model_step(step: Step) -> ModelStep {
         Step::NotBlocked => ModelStep::NotBlocked,
         Step::WakeLoop { owed } => ModelStep::WakeLoop { owed },
         Step::LatchWake => ModelStep::LatchWake,
+        Step::InjectPush { was_empty } => ModelStep::InjectPush { was_empty },
+        Step::Push { was_empty } => ModelStep::Push { was_empty },
+        Step::TakeInjected => ModelStep::TakeInjected,
+        Step::TakeOwn => ModelStep::TakeOwn,
+        Step::Steal => ModelStep::Steal,
         Step::Terminate => ModelStep::Terminate,
     }
 }

@@ -59,6 +59,19 @@ pub enum Step {
     /// of this thread is a latch's wake-up of its owner (`worker`), not a
     /// wake loop's.
     LatchWake,
+    /// `Registry::inject` pushed one job into the injector; `was_empty`
+    /// is what it read before the push and hands to the post.
+    InjectPush { was_empty: bool },
+    /// `WorkerThread::push` pushed one job onto the worker's deque;
+    /// `was_empty` as for `InjectPush`.
+    Push { was_empty: bool },
+    /// `Registry::pop_injected_job` took a job from the injector.
+    TakeInjected,
+    /// `WorkerThread::take_local_job` popped a job from the worker's own
+    /// deque.
+    TakeOwn,
+    /// `WorkerThread::steal` took a job from the deque of worker `worker`.
+    Steal,
     /// The last `Registry::terminate` starts setting the terminate latches.
     Terminate,
 }
