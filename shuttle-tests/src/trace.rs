@@ -67,6 +67,8 @@ impl Validation {
                 } => watch
                     .validator
                     .counters(Real::new(sleeping, inactive, jobs_event_counter)),
+                Record::Injector { queue } => watch.validator.injector(queue),
+                Record::QueueLen { queue, len } => watch.validator.queue_len(queue, len),
                 Record::Step {
                     step,
                     worker,

@@ -153,6 +153,7 @@ impl Registry {
             started,
             broadcasts: Mutex::new(broadcasts),
         });
+        record::injector(&registry.injected_jobs);
 
         // Until the build succeeds, an error or a panic (of a `thread_name`
         // closure, of a spawn handler) ends the pool and waits for every

@@ -96,6 +96,13 @@ pub enum Record {
         worker: Option<usize>,
         thread: u64,
     },
+    /// The pool's injector is the model queue `queue` (recorded once, when
+    /// the pool is built).
+    Injector { queue: usize },
+    /// A model queue's length after a push or a take, recorded by the queue
+    /// (`sync::model_queue`) right after it published the length, before
+    /// it unlocks: at the point where the push or take took effect.
+    QueueLen { queue: usize, len: usize },
 }
 
 #[cfg(not(any(loom, shuttle)))]
@@ -107,6 +114,9 @@ mod imp {
 
     #[inline(always)]
     pub(crate) fn step(_step: Step, _worker: Option<usize>) {}
+
+    #[inline(always)]
+    pub(crate) fn injector<T>(_injector: &crate::sync::deque::Injector<T>) {}
 }
 
 #[cfg(any(loom, shuttle))]
@@ -155,6 +165,16 @@ mod imp {
         }
     }
 
+    pub(crate) fn injector<T>(injector: &crate::sync::deque::Injector<T>) {
+        emit(Record::Injector {
+            queue: injector.id(),
+        });
+    }
+
+    pub(crate) fn queue_len(queue: usize, len: usize) {
+        emit(Record::QueueLen { queue, len });
+    }
+
     /// The current checker thread, as a number (loom's thread ids are
     /// only `Eq` and `Hash`): equal for the records of one thread.
     fn thread_key() -> u64 {
@@ -184,6 +204,8 @@ mod imp {
     }
 }
 
-pub(crate) use imp::{counters, step};
+#[cfg(any(loom, shuttle))]
+pub(crate) use imp::queue_len;
+pub(crate) use imp::{counters, injector, step};
 #[cfg(any(loom, shuttle))]
 pub use imp::{install, Installed};
