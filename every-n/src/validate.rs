@@ -14,7 +14,8 @@
 //! What is validated: the counter steps (`start_looking`, `work_found`,
 //! `announce_sleepy`, a post's JEC bump, joining the sleeping count, the
 //! sleeper's own decrement after its final look, the waker's decrement),
-//! giving up a sleep on a moved JEC, blocking, and the wake loop; the steps
+//! giving up a sleep on a moved JEC, blocking, the wake loop, pushes and
+//! takes, and the injector's length; the steps
 //! between a worker's announcement and its compare-and-swap (its last
 //! round, `get_sleepy`, `fall_asleep`) and its return from `sleep` after a
 //! wake-up are not recorded and are taken as the model's transitions of
@@ -55,14 +56,54 @@
 //! argument is about posts, and a finder's wake-ups are helpers no step of
 //! the proof uses (`policy.rs`).
 //!
-//! Not tracked: the model's queues, pushes and latch flags (a guard or
-//! update on them is left out, `project`); so a post may take either
-//! `queue_was_empty` case and a finder either "more queued" case. A latch's
-//! wake-up (`LatchWake`, then its `wake_specific_thread`) that wakes a
-//! worker before `Registry::terminate` leaves the model, whose one latch is
-//! the terminate latch; one that finds its owner not blocked is no step.
-//! Validation stops at `Registry::terminate`: latch flags after it are not
-//! tracked.
+//! Pushes and takes. Each post is its thread's next step after its push
+//! (`InjectPush`, `Push`), validated as that push's case: an injected or an
+//! internal post (`Sleep::new_injected_jobs` with the model's
+//! `injecting_into_empty` or `injecting_into_nonempty` down by one, or
+//! `Sleep::new_internal_jobs` from `busy_posting`), with the
+//! `queue_was_empty` the push read; a push with no post, or a post with no
+//! push, leaves the model. A busy worker's own pop is the model's
+//! `wait_until_cold: take_local_job`; a searcher's take (`TakeInjected`,
+//! `TakeOwn`, `Steal`) is followed by its `work_found`, validated as the
+//! transition for that queue.
+//!
+//! The injector's length is the code's: the model queue records it right
+//! after it publishes it (`Record::QueueLen`, before its unlock, a
+//! scheduling point), and `Registry::new` names the injector. So the final
+//! look's guard (`final look finds nothing, block` needs the injector
+//! empty) is checked exactly: the look is the last checker operation
+//! before the `Block` record. The transitions that change the injector's
+//! length (the push, `work_found`) are compared without it: the queue
+//! records the change before their records come.
+//!
+//! Where the model is not exact for the code, and the validator leaves the
+//! guard out (`inexact_injector_guard`):
+//! - `Registry::inject push [into an empty injector]` needs the injector
+//!   empty, `[into a non-empty injector]` non-empty; the code reads
+//!   `is_empty` before its push, with a scheduling point between, so another
+//!   thread's take or push can make the push land in an injector whose
+//!   emptiness differs from what it read and hands to the post. Here the
+//!   model is narrower than the code (a gap in the abstraction, not in the
+//!   validator): the post's `queue_was_empty` case is the one the push read,
+//!   which the validator checks, but the push itself is not a transition of
+//!   the model in such runs.
+//! - The last round's "every queue empty": a round reads the queues one
+//!   after another (argued in `docs/every-n.md`, not checked).
+//! - `work_found`'s "more queued" (the injector holds another job):
+//!   `more_work_queued` reads after the decrement, past scheduling points;
+//!   and the take itself comes before the decrement.
+//! - The final look that finds a job: the sleeper's decrement, a scheduling
+//!   point, falls between the look and its record (and the look includes
+//!   the worker's broadcast queue).
+//!
+//! Not tracked: the deques' lengths (`q_internal`; which deque a job is on,
+//! and whether its pusher waits outside the pool, `q_pinned`, are not
+//! recorded) and the latch flags (a guard or update on them is left out,
+//! `project`). A latch's wake-up (`LatchWake`, then its
+//! `wake_specific_thread`) that wakes a worker before
+//! `Registry::terminate` leaves the model, whose one latch is the terminate
+//! latch; one that finds its owner not blocked is no step. Validation
+//! stops at `Registry::terminate`: latch flags after it are not tracked.
 
 use crate::lin::{Atom, Lin};
 use crate::model::{w, Flag, Model, Phase, Width, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, S, TOK};
@@ -221,6 +262,9 @@ pub struct Validator {
     /// allow, because a worker the scan had passed joined the sleeping
     /// count behind it (see the module documentation).
     pub drops_beside_later_sleepers: usize,
+    /// Internal posts, and jobs taken from deques (own pops and steals).
+    pub internal_posts: usize,
+    pub deque_takes: usize,
     /// Set once `Registry::terminate` was recorded.
     pub terminated: bool,
     /// The recorded steps, for the report of a step that left the model.
@@ -315,6 +359,8 @@ impl Validator {
             found_not_blocked: 0,
             wake_ups_dropped: 0,
             drops_beside_later_sleepers: 0,
+            internal_posts: 0,
+            deque_takes: 0,
             terminated: false,
             history: Vec::new(),
         }
@@ -602,6 +648,7 @@ impl Validator {
                     }
                     Some(Pushed::Deque { was_empty, worker }) => {
                         phases[worker] = Busy;
+                        self.internal_posts += 1;
                         ("Sleep::new_internal_jobs [latch u]", was_empty)
                     }
                     None => return Err("a post with no push before it".to_string()),
@@ -664,6 +711,7 @@ impl Validator {
                 let source = if step == Step::TakeInjected {
                     Source::Injector
                 } else {
+                    self.deque_takes += 1;
                     Source::Deque
                 };
                 if step == Step::TakeOwn {

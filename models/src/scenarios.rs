@@ -219,6 +219,36 @@ pub fn injected_jobs_into_sleeping_pool(config: Config) {
     run_injected_jobs(pool, config);
 }
 
+/// Internal jobs with no latch but the terminate latches: one injected job
+/// spawns `config.jobs` jobs from its worker (`drowse::spawn` pushes each
+/// onto that worker's deque and posts it, `WorkerThread::push`), and the
+/// outside thread waits until every child ran. Each child runs once, and
+/// the pool ends at rest. The children are found by their pusher between
+/// jobs or stolen by searchers (the trace validation's scenario for
+/// internal posts and steals: `docs/every-n.md`).
+pub fn injected_job_spawns_internal_jobs(config: Config) {
+    let pool = config.pool();
+    let runs = Arc::new(RunCounts::new(config.jobs));
+    let finished = Arc::new(Countdown::default());
+    {
+        let runs = Arc::clone(&runs);
+        let finished = Arc::clone(&finished);
+        pool.spawn(move || {
+            for index in 0..config.jobs {
+                let runs = Arc::clone(&runs);
+                let finished = Arc::clone(&finished);
+                drowse::spawn(move || {
+                    runs.ran(index);
+                    finished.tick();
+                });
+            }
+        });
+    }
+    finished.wait_for(config.jobs);
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
 fn run_injected_jobs(pool: ThreadPool, config: Config) {
     let runs = Arc::new(RunCounts::new(config.jobs));
     let finished = Arc::new(Countdown::default());

@@ -22,6 +22,8 @@ pub struct Tally {
     pub found_not_blocked: usize,
     pub wake_ups_dropped: usize,
     pub drops_beside_later_sleepers: usize,
+    pub internal_posts: usize,
+    pub deque_takes: usize,
 }
 
 std::thread_local! {
@@ -113,6 +115,8 @@ impl Validation {
             sum.found_not_blocked += v.found_not_blocked;
             sum.wake_ups_dropped += v.wake_ups_dropped;
             sum.drops_beside_later_sleepers += v.drops_beside_later_sleepers;
+            sum.internal_posts += v.internal_posts;
+            sum.deque_takes += v.deque_takes;
             t.set(sum);
         });
         v.steps

@@ -8,7 +8,9 @@
 //! counters equal the real ones after it (both hold under SC, which shuttle
 //! runs: `docs/every-n.md` argues each transition is what the code does).
 
-use drowse_models::{injected_jobs, injected_jobs_into_sleeping_pool, Config};
+use drowse_models::{
+    injected_job_spawns_internal_jobs, injected_jobs, injected_jobs_into_sleeping_pool, Config,
+};
 use drowse_shuttle_tests::trace::{tally, Validation};
 use drowse_shuttle_tests::Check;
 
@@ -69,6 +71,26 @@ fn sleeping_pool_injected_jobs_validated_16w_4j_pct() {
     .iterations(100)
     .run(move || validated_scenario(config, injected_jobs_into_sleeping_pool));
     wake_loops_were_validated();
+}
+
+#[test]
+fn internal_jobs_validated_8w_4j_random() {
+    let config = Config::new(8).jobs(4);
+    Check::new(
+        "trace",
+        "injected_job_spawns_internal_jobs_validated",
+        config,
+    )
+    .random()
+    .iterations(300)
+    .run(move || validated_scenario(config, injected_job_spawns_internal_jobs));
+    // Every execution pushes and posts the children and takes them from a
+    // deque (they are never injected): the checks of internal posts and
+    // deque takes ran.
+    let tally = tally();
+    eprintln!("trace validation: {tally:?}");
+    assert_eq!(tally.internal_posts, 300 * config.jobs, "{tally:?}");
+    assert_eq!(tally.deque_takes, 300 * config.jobs, "{tally:?}");
 }
 
 /// The wake loop's checks ran: over the run, some wake-up was spent on a
