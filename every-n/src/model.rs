@@ -131,7 +131,7 @@ pub enum Flag {
 impl Flag {
     pub const ALL: [Flag; 3] = [Flag::Unset, Flag::Set, Flag::SetWakeOwed];
 
-    fn short(self) -> &'static str {
+    pub fn short(self) -> &'static str {
         match self {
             Flag::Unset => "u",
             Flag::Set => "s",

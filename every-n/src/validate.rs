@@ -106,7 +106,9 @@
 //! stops at `Registry::terminate`: latch flags after it are not tracked.
 
 use crate::lin::{Atom, Lin};
-use crate::model::{w, Flag, Model, Phase, Width, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, S, TOK};
+use crate::model::{
+    w, Flag, Model, Phase, Width, EXITED, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, S, TERM, TOK,
+};
 use std::collections::BTreeMap;
 
 /// A recorded step (`drowse::sync::record::Step`, mirrored: this crate does
@@ -147,6 +149,12 @@ pub enum Step {
     /// A job stolen from worker `worker`'s deque.
     Steal,
     Terminate,
+    /// `OnceLatch::set_and_wake` set the worker's terminate latch.
+    LatchSet {
+        was_sleeping: bool,
+    },
+    /// The worker left its main loop.
+    Exit,
 }
 
 /// The real counters as the model sees them: the two counts and the JEC's
@@ -176,6 +184,15 @@ struct Queues {
     injected: i64,
     injecting_into_empty: i64,
     injecting_into_nonempty: i64,
+}
+
+/// The terminate latches: each worker's flag, whether it left its main
+/// loop, and whether `Registry::terminate` has run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Marks {
+    flags: Vec<Flag>,
+    exited: Vec<bool>,
+    term: i64,
 }
 
 /// A push whose post is its thread's next step.
@@ -223,6 +240,7 @@ struct Owing {
 
 pub struct Validator {
     phases: Vec<Phase>,
+    marks: Marks,
     real: Real,
     /// `S`, `I` and the JEC's parity of the abstract state.
     abstract_counters: Real,
@@ -265,6 +283,9 @@ pub struct Validator {
     /// Internal posts, and jobs taken from deques (own pops and steals).
     pub internal_posts: usize,
     pub deque_takes: usize,
+    /// Steps of a worker whose latch was set after its last probe,
+    /// validated with the set moved after them (see `apply`).
+    pub deferred_latch_sets: usize,
     /// Set once `Registry::terminate` was recorded.
     pub terminated: bool,
     /// The recorded steps, for the report of a step that left the model.
@@ -284,7 +305,11 @@ fn tracked(v: &str) -> bool {
         || v == QI
         || v == INJ_EMPTY
         || v == INJ_MORE
-        || Phase::ALL.iter().any(|&p| w(p, Flag::Unset) == v)
+        || v == TERM
+        || v == EXITED
+        || Phase::ALL
+            .iter()
+            .any(|&p| Flag::ALL.iter().any(|&f| w(p, f) == v))
 }
 
 /// The model's guards on the injector's length that are not exact for the
@@ -309,7 +334,6 @@ fn moves_injector_earlier(transition: &str) -> bool {
 }
 
 fn project(model: Model) -> Vec<Projected> {
-    let model = model.slice(&Model::after_terminate());
     model
         .transitions
         .into_iter()
@@ -341,6 +365,11 @@ impl Validator {
     pub fn new(workers: usize) -> Validator {
         Validator {
             phases: vec![Phase::Busy; workers],
+            marks: Marks {
+                flags: vec![Flag::Unset; workers],
+                exited: vec![false; workers],
+                term: 0,
+            },
             real: Real::new(0, 0, 0),
             abstract_counters: Real::new(0, 0, 0),
             wakes_in_flight: 0,
@@ -361,6 +390,7 @@ impl Validator {
             drops_beside_later_sleepers: 0,
             internal_posts: 0,
             deque_takes: 0,
+            deferred_latch_sets: 0,
             terminated: false,
             history: Vec::new(),
         }
@@ -383,7 +413,14 @@ impl Validator {
         self.real = real;
     }
 
-    fn state(&self, phases: &[Phase], real: Real, tok: i64, q: Queues) -> BTreeMap<String, i64> {
+    fn state(
+        &self,
+        phases: &[Phase],
+        real: Real,
+        tok: i64,
+        q: Queues,
+        m: &Marks,
+    ) -> BTreeMap<String, i64> {
         let mut st = BTreeMap::new();
         st.insert(N.to_string(), phases.len() as i64);
         st.insert(TOK.to_string(), tok);
@@ -394,10 +431,19 @@ impl Validator {
         st.insert(I.to_string(), real.inactive);
         st.insert(JODD.to_string(), real.jec_odd);
         for p in Phase::ALL {
-            st.insert(w(p, Flag::Unset), 0);
+            for f in Flag::ALL {
+                st.insert(w(p, f), 0);
+            }
         }
-        for &p in phases {
-            *st.get_mut(&w(p, Flag::Unset)).unwrap() += 1;
+        st.insert(TERM.to_string(), m.term);
+        st.insert(EXITED.to_string(), 0);
+        for (i, &p) in phases.iter().enumerate() {
+            let v = if m.exited[i] {
+                EXITED.to_string()
+            } else {
+                w(p, m.flags[i])
+            };
+            *st.get_mut(&v).unwrap() += 1;
         }
         st
     }
@@ -426,6 +472,7 @@ impl Validator {
         tok: Option<i64>,
     ) -> Result<Vec<i64>, String> {
         let queues = self.queues;
+        let marks = self.marks.clone();
         self.take_with(
             &|n| n.starts_with(prefix),
             prefix,
@@ -433,6 +480,7 @@ impl Validator {
             real,
             tok,
             queues,
+            marks,
         )
     }
 
@@ -446,14 +494,22 @@ impl Validator {
         real: Real,
         tok: Option<i64>,
         queues: Queues,
+        marks: Marks,
     ) -> Result<Vec<i64>, String> {
         let before = self.state(
             &self.phases,
             self.abstract_real(),
             self.wakes_in_flight,
             self.queues,
+            &self.marks,
         );
-        let after = self.state(&phases, real, tok.unwrap_or(self.wakes_in_flight), queues);
+        let after = self.state(
+            &phases,
+            real,
+            tok.unwrap_or(self.wakes_in_flight),
+            queues,
+            &marks,
+        );
         let env = |v: &str| before[v];
         let mut tried = Vec::new();
         let mut changes = Vec::new();
@@ -504,6 +560,7 @@ impl Validator {
         self.phases = phases;
         self.abstract_counters = real;
         self.queues = queues;
+        self.marks = marks;
         if let Some(tok) = tok {
             self.wakes_in_flight = tok;
         }
@@ -536,9 +593,6 @@ impl Validator {
     /// Validates one recorded step of checker thread `thread`; on failure,
     /// what went wrong and the steps before it.
     pub fn step(&mut self, step: Step, worker: Option<usize>, thread: u64) -> Result<(), String> {
-        if self.terminated {
-            return Ok(());
-        }
         self.history.push(match worker {
             Some(i) => format!("{step:?}(worker {i})"),
             None => format!("{step:?}"),
@@ -578,6 +632,38 @@ impl Validator {
     }
 
     fn apply(&mut self, step: Step, worker: Option<usize>, thread: u64) -> Result<(), String> {
+        // A worker probes its terminate latch before each round and
+        // between jobs, not atomically with them: a latch set after its
+        // last probe finds it starting to look, announcing or taking a
+        // job, which the model, whose worker with a set latch only leaves,
+        // has no transition for. The set (no wake-up owed: the worker is
+        // not `SLEEPING`) touches nothing these steps read, so the run is
+        // the model's with the set moved after them: they are validated
+        // with the latch unset, and the flag comes back after.
+        let deferred = match (step, worker) {
+            (Step::StartLooking | Step::Announce | Step::WorkFound, Some(i))
+                if self.marks.flags.get(i) == Some(&Flag::Set)
+                    && !self.marks.exited[i]
+                    && matches!(
+                        self.phases[i],
+                        Phase::Busy | Phase::Idle | Phase::SleepyCur | Phase::SleepyStale
+                    )
+                    && (step != Step::WorkFound || self.taken.contains_key(&thread)) =>
+            {
+                self.marks.flags[i] = Flag::Unset;
+                Some(i)
+            }
+            _ => None,
+        };
+        let result = self.apply_step(step, worker, thread);
+        if let Some(i) = deferred {
+            self.marks.flags[i] = Flag::Set;
+            self.deferred_latch_sets += 1;
+        }
+        result
+    }
+
+    fn apply_step(&mut self, step: Step, worker: Option<usize>, thread: u64) -> Result<(), String> {
         use Phase::*;
         // A thread's post or finder decides its wake-ups from the read it
         // records, and its next record is its wake loop's start, if it has
@@ -626,8 +712,41 @@ impl Validator {
         let real = self.real;
         match step {
             Step::Terminate => {
+                let mut marks = self.marks.clone();
+                marks.term = 1;
+                let (phases, real, tok, queues) = (
+                    self.phases.clone(),
+                    self.abstract_real(),
+                    Some(self.wakes_in_flight),
+                    self.queues,
+                );
+                let name = "Registry::terminate";
+                self.take_with(&|n| n == name, name, phases, real, tok, queues, marks)?;
                 self.terminated = true;
                 Ok(())
+            }
+            Step::LatchSet { was_sleeping } => self.latch_set(was_sleeping, worker),
+            Step::Exit => {
+                let (index, phase) = self.phase(worker)?;
+                if self.marks.exited[index] {
+                    // It left through `work_found(idle_state, || false)`.
+                    return Ok(());
+                }
+                let mut marks = self.marks.clone();
+                marks.exited[index] = true;
+                let name = format!(
+                    "main_loop exits [{}, latch {}]",
+                    short(phase),
+                    self.marks.flags[index].short()
+                );
+                let (phases, real, tok, queues) = (
+                    self.phases.clone(),
+                    self.abstract_real(),
+                    Some(self.wakes_in_flight),
+                    self.queues,
+                );
+                self.take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+                    .map(drop)
             }
             Step::Post => {
                 let bumped = self.abstract_real().jec_odd == 0 && real.jec_odd == 1;
@@ -644,12 +763,18 @@ impl Validator {
                         } else {
                             queues.injecting_into_nonempty -= 1;
                         }
-                        ("Sleep::new_injected_jobs", was_empty)
+                        ("Sleep::new_injected_jobs".to_string(), was_empty)
                     }
                     Some(Pushed::Deque { was_empty, worker }) => {
                         phases[worker] = Busy;
                         self.internal_posts += 1;
-                        ("Sleep::new_internal_jobs [latch u]", was_empty)
+                        (
+                            format!(
+                                "Sleep::new_internal_jobs [latch {}]",
+                                self.marks.flags[worker].short()
+                            ),
+                            was_empty,
+                        )
                     }
                     None => return Err("a post with no push before it".to_string()),
                 };
@@ -659,9 +784,18 @@ impl Validator {
                 } else {
                     "queue was not empty"
                 };
-                let filter =
-                    |n: &str| n.starts_with(name) && (n.contains(case) || n.contains("no sleeper"));
-                let allowed = self.take_with(&filter, name, phases, real, None, queues)?;
+                let filter = |n: &str| {
+                    n.starts_with(name.as_str()) && (n.contains(case) || n.contains("no sleeper"))
+                };
+                let allowed = self.take_with(
+                    &filter,
+                    &name,
+                    phases,
+                    real,
+                    None,
+                    queues,
+                    self.marks.clone(),
+                )?;
                 self.owing.insert(
                     thread,
                     Owing {
@@ -685,7 +819,15 @@ impl Validator {
                 let tok = Some(self.wakes_in_flight);
                 // No counter changes: the counters as they were.
                 let real = self.abstract_real();
-                self.take_with(&|n| n == name, name, phases, real, tok, queues)?;
+                self.take_with(
+                    &|n| n == name,
+                    name,
+                    phases,
+                    real,
+                    tok,
+                    queues,
+                    self.marks.clone(),
+                )?;
                 self.pushed.insert(thread, Pushed::Injector { was_empty });
                 Ok(())
             }
@@ -694,10 +836,21 @@ impl Validator {
                 let mut phases = self.phases.clone();
                 phases[index] = BusyPosting;
                 let queues = self.queues;
-                let name = "WorkerThread::push [latch u]";
+                let name = format!(
+                    "WorkerThread::push [latch {}]",
+                    self.marks.flags[index].short()
+                );
                 let tok = Some(self.wakes_in_flight);
                 let real = self.abstract_real();
-                self.take_with(&|n| n == name, name, phases, real, tok, queues)?;
+                self.take_with(
+                    &|n| n == name,
+                    &name,
+                    phases,
+                    real,
+                    tok,
+                    queues,
+                    self.marks.clone(),
+                )?;
                 self.pushed.insert(
                     thread,
                     Pushed::Deque {
@@ -725,7 +878,15 @@ impl Validator {
                         let tok = Some(self.wakes_in_flight);
                         let real = self.abstract_real();
                         return self
-                            .take_with(&|n| n == name, name, phases, real, tok, queues)
+                            .take_with(
+                                &|n| n == name,
+                                name,
+                                phases,
+                                real,
+                                tok,
+                                queues,
+                                self.marks.clone(),
+                            )
                             .map(drop);
                     }
                 }
@@ -758,13 +919,29 @@ impl Validator {
             Step::Woken | Step::NotBlocked => self.look(step == Step::Woken, worker, thread),
             _ => {
                 let (index, mut phase) = self.phase(worker)?;
+                let f = self.marks.flags[index].short();
                 if phase == Woken && matches!(step, Step::WorkFound | Step::Announce) {
                     self.implicit(
-                        "Sleep::sleep returns after a wake-up [latch u]",
+                        &format!("Sleep::sleep returns after a wake-up [latch {f}]"),
                         index,
                         Idle,
                     )?;
                     phase = Idle;
+                }
+                if step == Step::WorkFound
+                    && !self.taken.contains_key(&thread)
+                    && self.marks.flags[index] != Flag::Unset
+                {
+                    // Its terminate latch is set: it leaves the main loop
+                    // with `work_found(idle_state, || false)`.
+                    let mut marks = self.marks.clone();
+                    marks.exited[index] = true;
+                    let name = format!("main_loop exits [{}, latch {f}]: work_found", short(phase));
+                    let (phases, tok, queues) =
+                        (self.phases.clone(), Some(self.wakes_in_flight), self.queues);
+                    return self
+                        .take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+                        .map(drop);
                 }
                 let mut phases = self.phases.clone();
                 let (prefix, to) = match step {
@@ -777,32 +954,39 @@ impl Validator {
                         ("Sleep::announce_sleepy".to_string(), SleepyCur)
                     }
                     Step::JoinSleeping | Step::Abandon => {
-                        let (drowsy, locked) = match phase {
-                            SleepyStale => (DrowsyStale, LockedStale),
-                            _ => (DrowsyCur, LockedCur),
+                        // A latch set that found it `SLEEPING` already took
+                        // it there (`latch_set`).
+                        let locked = if matches!(phase, LockedCur | LockedStale) {
+                            phase
+                        } else {
+                            let (drowsy, locked) = match phase {
+                                SleepyStale => (DrowsyStale, LockedStale),
+                                _ => (DrowsyCur, LockedCur),
+                            };
+                            self.implicit(
+                                &format!("last round finds nothing; CoreLatch::get_sleepy [{}]", short(phase)),
+                                index,
+                                drowsy,
+                            )?;
+                            self.implicit(
+                                &format!("Sleep::sleep: lock; CoreLatch::fall_asleep [{}, latch {f}]", short(drowsy)),
+                                index,
+                                locked,
+                            )?;
+                            locked
                         };
-                        self.implicit(
-                            &format!("last round finds nothing; CoreLatch::get_sleepy [{}]", short(phase)),
-                            index,
-                            drowsy,
-                        )?;
-                        self.implicit(
-                            &format!("Sleep::sleep: lock; CoreLatch::fall_asleep [{}, latch u]", short(drowsy)),
-                            index,
-                            locked,
-                        )?;
                         phases = self.phases.clone();
                         if step == Step::JoinSleeping {
-                            (format!("Sleep::sleep: try_add_sleeping_thread [{}, latch u]", short(locked)), Pending)
+                            (format!("Sleep::sleep: try_add_sleeping_thread [{}, latch {f}]", short(locked)), Pending)
                         } else {
-                            (format!("Sleep::sleep: JEC moved, abandon; CoreLatch::wake_up [{}, latch u]", short(locked)), Idle)
+                            (format!("Sleep::sleep: JEC moved, abandon; CoreLatch::wake_up [{}, latch {f}]", short(locked)), Idle)
                         }
                     }
                     Step::FinalLookFound => (
-                        "Sleep::sleep: final look finds an injected job, sub_sleeping_thread [latch u]".to_string(),
+                        format!("Sleep::sleep: final look finds an injected job, sub_sleeping_thread [latch {f}]"),
                         Idle,
                     ),
-                    Step::Block => ("Sleep::sleep: final look finds nothing, block [latch u]".to_string(), Blocked),
+                    Step::Block => (format!("Sleep::sleep: final look finds nothing, block [latch {f}]"), Blocked),
                     _ => unreachable!(),
                 };
                 phases[index] = to;
@@ -825,7 +1009,15 @@ impl Validator {
                     // model's meanwhile, which can only disable transitions
                     // (every guard on the count is a lower bound), so each
                     // step between is still one of the model's.
-                    let allowed = self.take_with(&filter, &name, phases, real, None, queues)?;
+                    let allowed = self.take_with(
+                        &filter,
+                        &name,
+                        phases,
+                        real,
+                        None,
+                        queues,
+                        self.marks.clone(),
+                    )?;
                     self.owing.insert(
                         thread,
                         Owing {
@@ -858,15 +1050,7 @@ impl Validator {
                     "a latch's wake-up of worker {owner:?} looked at worker {index}"
                 ));
             }
-            if woke {
-                // The model's one latch is the terminate latch, and
-                // validation stops at `Registry::terminate`.
-                return Err(format!(
-                    "a latch's wake-up woke worker {index} before \
-                     `Registry::terminate`: the model's only latch is the terminate latch"
-                ));
-            }
-            return Ok(());
+            return self.latch_wake(woke, index, phase);
         }
         let Some(scan) = self.scans.get_mut(&thread) else {
             return Err(format!(
@@ -892,11 +1076,25 @@ impl Validator {
             phases[index] = Phase::Woken;
             let real = self.real;
             let tok = self.wakes_in_flight - 1;
-            self.take(
-                "wake_specific_thread wakes a blocked worker [latch u]",
+            let flag = self.marks.flags[index];
+            let mut marks = self.marks.clone();
+            if flag != Flag::Unset {
+                // The wake-up a set latch owed is spent too.
+                marks.flags[index] = Flag::Set;
+            }
+            let name = format!(
+                "wake_specific_thread wakes a blocked worker [latch {}]",
+                flag.short()
+            );
+            let queues = self.queues;
+            self.take_with(
+                &|n| n == name,
+                &name,
                 phases,
                 real,
                 Some(tok),
+                queues,
+                marks,
             )?;
             self.wake_ups_spent += 1;
         } else {
@@ -949,6 +1147,172 @@ impl Validator {
                 self.drops_beside_later_sleepers += 1;
             }
             self.wake_ups_dropped += 1;
+        }
+        Ok(())
+    }
+
+    /// `OnceLatch::set_and_wake` set worker `worker`'s terminate latch and
+    /// found it `SLEEPING` or not.
+    fn latch_set(&mut self, was_sleeping: bool, worker: Option<usize>) -> Result<(), String> {
+        use Phase::*;
+        let (index, mut phase) = self.phase(worker)?;
+        if self.marks.flags[index] != Flag::Unset || self.marks.exited[index] {
+            return Err(format!("worker {index}'s terminate latch set twice"));
+        }
+        if was_sleeping && matches!(phase, SleepyCur | SleepyStale) {
+            // It did its last round and `fall_asleep`, unrecorded.
+            let (drowsy, locked) = match phase {
+                SleepyStale => (DrowsyStale, LockedStale),
+                _ => (DrowsyCur, LockedCur),
+            };
+            self.implicit(
+                &format!(
+                    "last round finds nothing; CoreLatch::get_sleepy [{}]",
+                    short(phase)
+                ),
+                index,
+                drowsy,
+            )?;
+            self.implicit(
+                &format!(
+                    "Sleep::sleep: lock; CoreLatch::fall_asleep [{}, latch u]",
+                    short(drowsy)
+                ),
+                index,
+                locked,
+            )?;
+            phase = locked;
+        }
+        if !was_sleeping && phase == Woken {
+            // It returned from `sleep` (`CoreLatch::wake_up`), unrecorded.
+            self.implicit(
+                "Sleep::sleep returns after a wake-up [latch u]",
+                index,
+                Idle,
+            )?;
+            phase = Idle;
+        }
+        let sleeping = matches!(phase, LockedCur | LockedStale | Pending | Blocked | Woken);
+        // Between a sleeper's `FinalLookFound` or `Abandon` record and its
+        // `CoreLatch::wake_up` (past scheduling points) its latch is still
+        // `SLEEPING`, while the model, whose step does both, has it idle:
+        // the setter then owes a wake-up that the model does not, and it
+        // finds the worker not blocked (no step either way).
+        if was_sleeping != sleeping && !(was_sleeping && phase == Idle) {
+            return Err(format!(
+                "`CoreLatch::set` found worker {index}'s latch {}, where the model has \
+                 the worker {}",
+                if was_sleeping {
+                    "SLEEPING"
+                } else {
+                    "not SLEEPING"
+                },
+                short(phase)
+            ));
+        }
+        let mut marks = self.marks.clone();
+        marks.flags[index] = if sleeping {
+            Flag::SetWakeOwed
+        } else {
+            Flag::Set
+        };
+        let name = format!("OnceLatch::set_and_wake: CoreLatch::set [{}]", short(phase));
+        let (phases, real, tok, queues) = (
+            self.phases.clone(),
+            self.abstract_real(),
+            Some(self.wakes_in_flight),
+            self.queues,
+        );
+        self.take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+            .map(drop)
+    }
+
+    /// A latch's `wake_specific_thread(owner)` woke worker `index` or found
+    /// it not blocked.
+    fn latch_wake(&mut self, woke: bool, index: usize, phase: Phase) -> Result<(), String> {
+        let flag = self.marks.flags[index];
+        if self.marks.exited[index] && !woke {
+            // The owner left its main loop before the setter's wake-up
+            // came (the model's exits take the owed wake-up with them).
+            return Ok(());
+        }
+        let mut marks = self.marks.clone();
+        let mut phases = self.phases.clone();
+        let (name, real) = if woke {
+            if flag != Flag::SetWakeOwed {
+                return Err(format!(
+                    "a latch's wake-up woke worker {index}, whose terminate latch the model \
+                     has {}: the model's one latch is the terminate latch",
+                    flag.short()
+                ));
+            }
+            phases[index] = Phase::Woken;
+            marks.flags[index] = Flag::Set;
+            (
+                format!(
+                    "notify_worker_latch_is_set: wake_specific_thread [{}]",
+                    short(phase)
+                ),
+                self.real,
+            )
+        } else {
+            if phase.holds_lock() || phase == Phase::Blocked {
+                return Err(format!(
+                    "a latch's wake-up found worker {index} not blocked and not holding its \
+                     lock, where the model has it {}",
+                    short(phase)
+                ));
+            }
+            if flag != Flag::SetWakeOwed {
+                return Ok(());
+            }
+            marks.flags[index] = Flag::Set;
+            (
+                format!(
+                    "notify_worker_latch_is_set: wake_specific_thread [{}]: not blocked",
+                    short(phase)
+                ),
+                self.abstract_real(),
+            )
+        };
+        let (tok, queues) = (Some(self.wakes_in_flight), self.queues);
+        self.take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+            .map(drop)
+    }
+
+    /// The end of an execution: every worker left its main loop, every
+    /// wake-up owed was spent or dropped, and nothing is half done.
+    pub fn end(&self) -> Result<(), String> {
+        let left: Vec<usize> = (0..self.phases.len())
+            .filter(|&i| !self.marks.exited[i])
+            .collect();
+        if !left.is_empty() {
+            return Err(format!(
+                "trace validation: worker(s) {left:?} never left the main loop"
+            ));
+        }
+        // A post or finder whose thread recorded nothing after it owed no
+        // wake-up (its wake loop would have recorded).
+        if let Some(o) = self.owing.values().find(|o| !o.allowed.contains(&0)) {
+            return Err(format!(
+                "trace validation: the execution ended after a post or finder (record \
+                 {}) that owes {:?} wake-ups and started no wake loop",
+                o.at, o.allowed
+            ));
+        }
+        if self.wakes_in_flight != 0
+            || !self.scans.is_empty()
+            || !self.pushed.is_empty()
+            || !self.taken.is_empty()
+        {
+            return Err(format!(
+                "trace validation: the execution ended with {} wake-up(s) in flight, {} wake \
+                 loop(s), {} push(es) and {} take(s) unfinished",
+                self.wakes_in_flight,
+                self.scans.len(),
+                self.pushed.len(),
+                self.taken.len()
+            ));
         }
         Ok(())
     }
@@ -1260,5 +1624,79 @@ mod test {
         v.step(Step::Post, None, OUTSIDE).unwrap();
         let err = v.step(Step::Block, Some(1), 1).unwrap_err();
         assert!(err.contains("final look finds nothing, block"), "{err}");
+    }
+
+    /// Worker 0 blocks, the pool terminates: the setter finds its latch
+    /// SLEEPING and wakes it; worker 1 is busy and leaves between jobs.
+    fn terminate_beside_a_blocked_worker(v: &mut Validator) {
+        v.counters(counters(0, 1, 0));
+        v.step(Step::StartLooking, Some(0), W0).unwrap();
+        v.step(Step::Announce, Some(0), W0).unwrap();
+        v.counters(counters(1, 1, 0));
+        v.step(Step::JoinSleeping, Some(0), W0).unwrap();
+        v.step(Step::Block, Some(0), W0).unwrap();
+        v.step(Step::Terminate, None, OUTSIDE).unwrap();
+    }
+
+    #[test]
+    fn terminate_wakes_and_ends_every_worker() {
+        let mut v = Validator::new(2);
+        terminate_beside_a_blocked_worker(&mut v);
+        v.step(Step::LatchSet { was_sleeping: true }, Some(0), OUTSIDE)
+            .unwrap();
+        v.step(Step::LatchWake, Some(0), OUTSIDE).unwrap();
+        v.counters(counters(0, 1, 0));
+        v.step(Step::Woken, Some(0), OUTSIDE).unwrap();
+        v.step(
+            Step::LatchSet {
+                was_sleeping: false,
+            },
+            Some(1),
+            OUTSIDE,
+        )
+        .unwrap();
+        v.step(Step::Exit, Some(1), 1).unwrap();
+        // Worker 0 returns from `sleep`, probes its latch and leaves.
+        v.counters(counters(0, 0, 0));
+        v.step(Step::WorkFound, Some(0), W0).unwrap();
+        v.step(Step::Exit, Some(0), W0).unwrap();
+        v.end().unwrap();
+    }
+
+    #[test]
+    fn a_latch_set_that_finds_a_blocked_worker_awake_leaves_the_model() {
+        let mut v = Validator::new(2);
+        terminate_beside_a_blocked_worker(&mut v);
+        let err = v
+            .step(
+                Step::LatchSet {
+                    was_sleeping: false,
+                },
+                Some(0),
+                OUTSIDE,
+            )
+            .unwrap_err();
+        assert!(err.contains("not SLEEPING"), "{err}");
+    }
+
+    #[test]
+    fn an_execution_that_ends_with_a_worker_in_its_main_loop_fails() {
+        // `once_latch_set_never_wakes` hangs instead; this is what the end
+        // of such a run would show.
+        let mut v = Validator::new(2);
+        terminate_beside_a_blocked_worker(&mut v);
+        v.step(Step::LatchSet { was_sleeping: true }, Some(0), OUTSIDE)
+            .unwrap();
+        v.step(
+            Step::LatchSet {
+                was_sleeping: false,
+            },
+            Some(1),
+            OUTSIDE,
+        )
+        .unwrap();
+        v.step(Step::Exit, Some(1), 1).unwrap();
+        let err = v.end().unwrap_err();
+        assert!(err.contains("[0] never left"), "{err}");
     }
 }

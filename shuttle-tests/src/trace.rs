@@ -102,6 +102,9 @@ impl Validation {
             v.terminated,
             "trace validation: no Registry::terminate recorded"
         );
+        if let Err(problem) = v.end() {
+            panic!("{problem}");
+        }
         assert!(
             v.steps >= at_least,
             "trace validation: {} steps validated, expected at least {at_least}",
@@ -142,6 +145,8 @@ fn model_step(step: Step) -> ModelStep {
         Step::TakeInjected => ModelStep::TakeInjected,
         Step::TakeOwn => ModelStep::TakeOwn,
         Step::Steal => ModelStep::Steal,
+        Step::LatchSet { was_sleeping } => ModelStep::LatchSet { was_sleeping },
+        Step::Exit => ModelStep::Exit,
         Step::Terminate => ModelStep::Terminate,
     }
 }

@@ -32,7 +32,7 @@ fn injected_jobs_validated_8w_4j_random() {
     let config = Config::new(8).jobs(4);
     Check::new("trace", "injected_jobs_validated", config)
         .random()
-        .iterations(2000)
+        .iterations(1000)
         .run(move || validated(config));
 }
 
@@ -41,7 +41,7 @@ fn injected_jobs_validated_16w_4j_pct() {
     let config = Config::new(16).jobs(4);
     Check::new("trace", "injected_jobs_validated", config)
         .pct(3)
-        .iterations(1000)
+        .iterations(500)
         .run(move || validated(config));
 }
 

@@ -74,6 +74,11 @@ pub enum Step {
     Steal,
     /// The last `Registry::terminate` starts setting the terminate latches.
     Terminate,
+    /// `OnceLatch::set_and_wake` set worker `worker`'s terminate latch;
+    /// `was_sleeping`: the latch was `SLEEPING`, so a wake-up follows.
+    LatchSet { was_sleeping: bool },
+    /// Worker `worker` left its main loop (its terminate latch was set).
+    Exit,
 }
 
 /// What the protocol records.
