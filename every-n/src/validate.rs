@@ -15,7 +15,8 @@
 //! `announce_sleepy`, a post's JEC bump, joining the sleeping count, the
 //! sleeper's own decrement after its final look, the waker's decrement),
 //! giving up a sleep on a moved JEC, blocking, the wake loop, pushes and
-//! takes, and the injector's length; the steps
+//! takes, the injector's length, and terminate's latches and the exits, to
+//! the end of the execution; the steps
 //! between a worker's announcement and its compare-and-swap (its last
 //! round, `get_sleepy`, `fall_asleep`) and its return from `sleep` after a
 //! wake-up are not recorded and are taken as the model's transitions of
@@ -96,14 +97,42 @@
 //!   point, falls between the look and its record (and the look includes
 //!   the worker's broadcast queue).
 //!
+//! After `Registry::terminate`. The validator keeps each worker's
+//! terminate-latch flag (the model's `_u`, `_s`, `_w`), whether it left its
+//! main loop, and `term`. `Registry::terminate` is the model's transition
+//! of that name; each `LatchSet` is `OnceLatch::set_and_wake: CoreLatch::set`
+//! for the worker's phase, with the unrecorded steps it implies first (a
+//! sleepy worker whose latch was `SLEEPING` did its last round and
+//! `fall_asleep`; a woken one whose latch was not had returned from
+//! `sleep`), and the latch's state must be the one the model gives the
+//! phase, with one exception: between a sleeper's `FinalLookFound` or
+//! `Abandon` record and its `CoreLatch::wake_up` (past scheduling points)
+//! the latch is still `SLEEPING` while the model, whose step does both, has
+//! the worker idle; the setter then owes a wake-up the model does not, and
+//! its wake-up finds the worker not blocked, no step either way. The
+//! setter's wake-up (`LatchWake`, then `Woken` or `NotBlocked`) is
+//! `notify_worker_latch_is_set: wake_specific_thread` when the model owes
+//! it, and no step when the model owes none or the owner has left. A
+//! worker leaves through `work_found` with no take (`main_loop exits [p,
+//! latch f]: work_found`) or between jobs (`Exit` while busy: `main_loop
+//! exits [busy, latch f]`). At the end ([`Validator::end`]) every worker
+//! must have left, and no wake-up, wake loop, post, push or take be
+//! pending.
+//!
+//! One more place where the model is coarser than the code: a worker probes
+//! its latch before each search round and between jobs, not atomically
+//! with them, so a latch set after its last probe finds it starting to
+//! look, announcing or taking a job; the model's worker with a set latch
+//! only leaves. Such a set (it owes no wake-up: the worker is not
+//! `SLEEPING`) touches nothing those steps read, so the run is the model's
+//! with the set moved after them; the validator validates them with the
+//! latch unset and puts the flag back (`deferred_latch_sets` counts them).
+//!
 //! Not tracked: the deques' lengths (`q_internal`; which deque a job is on,
 //! and whether its pusher waits outside the pool, `q_pinned`, are not
-//! recorded) and the latch flags (a guard or update on them is left out,
-//! `project`). A latch's wake-up (`LatchWake`, then its
-//! `wake_specific_thread`) that wakes a worker before
-//! `Registry::terminate` leaves the model, whose one latch is the terminate
-//! latch; one that finds its owner not blocked is no step. Validation
-//! stops at `Registry::terminate`: latch flags after it are not tracked.
+//! recorded). A latch's wake-up that wakes a worker whose terminate latch
+//! is not set leaves the model, whose one latch is the terminate latch (the
+//! join and scope latches are not modelled).
 
 use crate::lin::{Atom, Lin};
 use crate::model::{
@@ -479,8 +508,7 @@ impl Validator {
             phases,
             real,
             tok,
-            queues,
-            marks,
+            (queues, marks),
         )
     }
 
@@ -493,8 +521,7 @@ impl Validator {
         phases: Vec<Phase>,
         real: Real,
         tok: Option<i64>,
-        queues: Queues,
-        marks: Marks,
+        (queues, marks): (Queues, Marks),
     ) -> Result<Vec<i64>, String> {
         let before = self.state(
             &self.phases,
@@ -721,7 +748,7 @@ impl Validator {
                     self.queues,
                 );
                 let name = "Registry::terminate";
-                self.take_with(&|n| n == name, name, phases, real, tok, queues, marks)?;
+                self.take_with(&|n| n == name, name, phases, real, tok, (queues, marks))?;
                 self.terminated = true;
                 Ok(())
             }
@@ -745,7 +772,7 @@ impl Validator {
                     Some(self.wakes_in_flight),
                     self.queues,
                 );
-                self.take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+                self.take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
                     .map(drop)
             }
             Step::Post => {
@@ -793,8 +820,7 @@ impl Validator {
                     phases,
                     real,
                     None,
-                    queues,
-                    self.marks.clone(),
+                    (queues, self.marks.clone()),
                 )?;
                 self.owing.insert(
                     thread,
@@ -825,8 +851,7 @@ impl Validator {
                     phases,
                     real,
                     tok,
-                    queues,
-                    self.marks.clone(),
+                    (queues, self.marks.clone()),
                 )?;
                 self.pushed.insert(thread, Pushed::Injector { was_empty });
                 Ok(())
@@ -848,8 +873,7 @@ impl Validator {
                     phases,
                     real,
                     tok,
-                    queues,
-                    self.marks.clone(),
+                    (queues, self.marks.clone()),
                 )?;
                 self.pushed.insert(
                     thread,
@@ -884,8 +908,7 @@ impl Validator {
                                 phases,
                                 real,
                                 tok,
-                                queues,
-                                self.marks.clone(),
+                                (queues, self.marks.clone()),
                             )
                             .map(drop);
                     }
@@ -940,7 +963,7 @@ impl Validator {
                     let (phases, tok, queues) =
                         (self.phases.clone(), Some(self.wakes_in_flight), self.queues);
                     return self
-                        .take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+                        .take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
                         .map(drop);
                 }
                 let mut phases = self.phases.clone();
@@ -1015,8 +1038,7 @@ impl Validator {
                         phases,
                         real,
                         None,
-                        queues,
-                        self.marks.clone(),
+                        (queues, self.marks.clone()),
                     )?;
                     self.owing.insert(
                         thread,
@@ -1093,8 +1115,7 @@ impl Validator {
                 phases,
                 real,
                 Some(tok),
-                queues,
-                marks,
+                (queues, marks),
             )?;
             self.wake_ups_spent += 1;
         } else {
@@ -1223,7 +1244,7 @@ impl Validator {
             Some(self.wakes_in_flight),
             self.queues,
         );
-        self.take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+        self.take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
             .map(drop)
     }
 
@@ -1276,7 +1297,7 @@ impl Validator {
             )
         };
         let (tok, queues) = (Some(self.wakes_in_flight), self.queues);
-        self.take_with(&|n| n == name, &name, phases, real, tok, queues, marks)
+        self.take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
             .map(drop)
     }
 
