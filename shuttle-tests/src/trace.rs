@@ -91,7 +91,9 @@ impl Validation {
 
     /// Panics with the report of the step that left the model, if one did,
     /// or unless the run reached `Registry::terminate` after `at_least`
-    /// validated steps: a run that recorded nothing validated nothing.
+    /// validated steps (a run that recorded nothing validated nothing) and
+    /// ended as the model's runs end (`Validator::end`: every worker left
+    /// its main loop, nothing owed). Call it after the pool has shut down.
     pub fn finish(self, at_least: usize) -> usize {
         let watch = self.watch.borrow();
         if let Some(problem) = &watch.failure {

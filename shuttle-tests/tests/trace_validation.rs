@@ -1,12 +1,17 @@
 #![cfg(shuttle)]
 //! Trace validation at 8 and 16 workers (`docs/every-n.md`, "Trace
-//! validation"): the `injected_jobs` scenario with a validator that checks
-//! every recorded step of the sleep protocol against the every-N model.
-//! The scenario's own oracle (each job runs once, the pool ends at rest)
-//! still holds; the validator adds that each recorded step is a transition
-//! of the model enabled in the abstract state, and that the abstract
-//! counters equal the real ones after it (both hold under SC, which shuttle
-//! runs: `docs/every-n.md` argues each transition is what the code does).
+//! validation"): the `injected_jobs` scenarios (from a busy pool and from a
+//! pool at rest) and `injected_job_spawns_internal_jobs`, with a validator
+//! that checks every recorded step of the sleep protocol, from the pool's
+//! start to the end of the execution, against the every-N model. The
+//! scenarios' own oracles (each job runs once, the pool ends at rest)
+//! still hold; the validator adds that each recorded step is a transition
+//! of the model enabled in the abstract state, that the abstract counters
+//! and injector length equal the real ones after it, and that the run ends
+//! as the model's do (both hold under SC, which shuttle runs:
+//! `docs/every-n.md` argues each transition is what the code does, and
+//! `every-n/src/validate.rs` where the validator checks an argued premise
+//! instead of a guard).
 
 use drowse_models::{
     injected_job_spawns_internal_jobs, injected_jobs, injected_jobs_into_sleeping_pool, Config,
