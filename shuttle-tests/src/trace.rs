@@ -24,6 +24,7 @@ pub struct Tally {
     pub drops_beside_later_sleepers: usize,
     pub internal_posts: usize,
     pub deque_takes: usize,
+    pub deferred_latch_sets: usize,
 }
 
 std::thread_local! {
@@ -122,6 +123,7 @@ impl Validation {
             sum.drops_beside_later_sleepers += v.drops_beside_later_sleepers;
             sum.internal_posts += v.internal_posts;
             sum.deque_takes += v.deque_takes;
+            sum.deferred_latch_sets += v.deferred_latch_sets;
             t.set(sum);
         });
         v.steps
