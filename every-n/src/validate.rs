@@ -139,6 +139,7 @@ use crate::model::{
     w, Flag, Model, Phase, Width, EXITED, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, S, TERM, TOK,
 };
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// A recorded step (`drowse::sync::record::Step`, mirrored: this crate does
 /// not depend on Drowse).
@@ -296,7 +297,9 @@ pub struct Validator {
     /// By thread: the queue its searcher took a job from, until its
     /// `work_found`.
     taken: BTreeMap<u64, Source>,
-    transitions: Vec<Projected>,
+    /// The model's transitions as the validator reads them, built once per
+    /// process (each execution makes a validator).
+    transitions: &'static [Projected],
     /// Steps validated so far.
     pub steps: usize,
     /// Of them: wake-ups spent, workers a wake loop found not blocked, and
@@ -411,7 +414,10 @@ impl Validator {
             injector: None,
             pushed: BTreeMap::new(),
             taken: BTreeMap::new(),
-            transitions: project(Model::new(Width::Full, None)),
+            transitions: {
+                static PROJECTED: OnceLock<Vec<Projected>> = OnceLock::new();
+                PROJECTED.get_or_init(|| project(Model::new(Width::Full, None)))
+            },
             steps: 0,
             wake_ups_spent: 0,
             found_not_blocked: 0,
@@ -538,12 +544,11 @@ impl Validator {
             &marks,
         );
         let env = |v: &str| before[v];
-        let mut tried = Vec::new();
-        let mut changes = Vec::new();
-        for t in self.transitions.iter().filter(|t| filter(&t.name)) {
+        // The state a transition leads to, or `None` when it is not
+        // enabled; compared with `after` as the validator sees it.
+        let next_of = |t: &Projected| -> Option<BTreeMap<String, i64>> {
             if !t.guard.iter().all(|a| a.holds(&env)) {
-                tried.push(format!("  {}: not enabled", t.name));
-                continue;
+                return None;
             }
             let mut next = before.clone();
             for (v, lin) in &t.update {
@@ -556,6 +561,13 @@ impl Validator {
             if moves_injector_earlier(&t.name) {
                 next.insert(QI.to_string(), after[QI]);
             }
+            Some(next)
+        };
+        let mut changes = Vec::new();
+        for t in self.transitions.iter().filter(|t| filter(&t.name)) {
+            let Some(mut next) = next_of(t) else {
+                continue;
+            };
             let change = next[TOK] - before[TOK];
             if tok.is_none() {
                 next.insert(TOK.to_string(), before[TOK]);
@@ -567,11 +579,19 @@ impl Validator {
                 if tok.is_some() {
                     break;
                 }
-            } else {
-                tried.push(format!("  {}: leads to {}", t.name, Self::show(&next)));
             }
         }
         if changes.is_empty() {
+            // Only now the report: what each transition of that name does.
+            let tried: Vec<String> = self
+                .transitions
+                .iter()
+                .filter(|t| filter(&t.name))
+                .map(|t| match next_of(t) {
+                    None => format!("  {}: not enabled", t.name),
+                    Some(next) => format!("  {}: leads to {}", t.name, Self::show(&next)),
+                })
+                .collect();
             return Err(format!(
                 "the step `{prefix}` left the model.\n  abstract state before: {}\n  \
                  the code's state after: {}\n  transitions of that name:\n{}",

@@ -37,7 +37,7 @@ fn injected_jobs_validated_8w_4j_random() {
     let config = Config::new(8).jobs(4);
     Check::new("trace", "injected_jobs_validated", config)
         .random()
-        .iterations(1000)
+        .iterations(2000)
         .run(move || validated(config));
 }
 
@@ -46,7 +46,7 @@ fn injected_jobs_validated_16w_4j_pct() {
     let config = Config::new(16).jobs(4);
     Check::new("trace", "injected_jobs_validated", config)
         .pct(3)
-        .iterations(500)
+        .iterations(1000)
         .run(move || validated(config));
 }
 
