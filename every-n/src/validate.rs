@@ -16,11 +16,11 @@
 //! sleeper's own decrement after its final look, the waker's decrement),
 //! giving up a sleep on a moved JEC, blocking, the wake loop, pushes and
 //! takes, the injector's length, and terminate's latches and the exits, to
-//! the end of the execution; the steps
-//! between a worker's announcement and its compare-and-swap (its last
-//! round, `get_sleepy`, `fall_asleep`) and its return from `sleep` after a
-//! wake-up are not recorded and are taken as the model's transitions of
-//! those names when the next recorded step needs them.
+//! the end of the execution. The steps between a worker's announcement and
+//! its compare-and-swap (its last round, `get_sleepy`, `fall_asleep`) and
+//! its return from `sleep` after a wake-up are not recorded and are taken
+//! as the model's transitions of those names when the next recorded step
+//! needs them.
 //!
 //! The wake loop. The model's `wakes_in_flight` is tracked. A post or a
 //! finder (`work_found`) is validated with the wake-ups it adds left open:
