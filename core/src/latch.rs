@@ -22,6 +22,7 @@
 
 use crate::registry::{Registry, WakeInFlight};
 use crate::sync::atomic::{AtomicUsize, Ordering};
+use crate::sync::record::{self, Step};
 use crate::sync::{thread_local, Arc, Condvar, Mutex};
 use std::fmt;
 
@@ -311,7 +312,9 @@ impl OnceLatch {
     /// `this` must point to a live latch owned by that worker.
     pub(crate) unsafe fn set_and_wake(this: *const Self, registry: &Registry, owner_index: usize) {
         // SAFETY: forwarded from the caller.
-        if unsafe { CoreLatch::set(&(*this).core_latch) } {
+        let was_sleeping = unsafe { CoreLatch::set(&(*this).core_latch) };
+        record::step(Step::LatchSet { was_sleeping }, Some(owner_index));
+        if was_sleeping {
             registry.notify_worker_latch_is_set(owner_index);
         }
     }

@@ -109,7 +109,7 @@ impl Phase {
     }
 
     /// Holds its own sleep lock: a waker must wait for it.
-    fn holds_lock(self) -> bool {
+    pub fn holds_lock(self) -> bool {
         matches!(self, Phase::LockedCur | Phase::LockedStale | Phase::Pending)
     }
 }
@@ -131,7 +131,7 @@ pub enum Flag {
 impl Flag {
     pub const ALL: [Flag; 3] = [Flag::Unset, Flag::Set, Flag::SetWakeOwed];
 
-    fn short(self) -> &'static str {
+    pub fn short(self) -> &'static str {
         match self {
             Flag::Unset => "u",
             Flag::Set => "s",

@@ -205,7 +205,51 @@ pub fn install_from_outside(config: Config) {
 /// stranded only if that worker never searches again:
 /// [`injected_jobs_beside_blocked_worker`] is that shape.)
 pub fn injected_jobs(config: Config) {
+    run_injected_jobs(config.pool(), config);
+}
+
+/// [`injected_jobs`] into a pool at rest: the outside thread waits until
+/// every worker is counted asleep before it injects, so each post finds
+/// sleepers and its wake-up goes through `wake_any_threads` (the wake loop
+/// that trace validation checks: `docs/every-n.md`). Same oracle: each job
+/// runs once, and the pool ends at rest.
+pub fn injected_jobs_into_sleeping_pool(config: Config) {
     let pool = config.pool();
+    wait_until_all_asleep(&pool);
+    run_injected_jobs(pool, config);
+}
+
+/// Internal jobs with no latch but the terminate latches: one injected job
+/// spawns `config.jobs` jobs from its worker (`drowse::spawn` pushes each
+/// onto that worker's deque and posts it, `WorkerThread::push`), and the
+/// outside thread waits until every child ran. Each child runs once, and
+/// the pool ends at rest. The children are found by their pusher between
+/// jobs or stolen by searchers (the trace validation's scenario for
+/// internal posts and steals: `docs/every-n.md`).
+pub fn injected_job_spawns_internal_jobs(config: Config) {
+    let pool = config.pool();
+    let runs = Arc::new(RunCounts::new(config.jobs));
+    let finished = Arc::new(Countdown::default());
+    {
+        let runs = Arc::clone(&runs);
+        let finished = Arc::clone(&finished);
+        pool.spawn(move || {
+            for index in 0..config.jobs {
+                let runs = Arc::clone(&runs);
+                let finished = Arc::clone(&finished);
+                drowse::spawn(move || {
+                    runs.ran(index);
+                    finished.tick();
+                });
+            }
+        });
+    }
+    finished.wait_for(config.jobs);
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
+fn run_injected_jobs(pool: ThreadPool, config: Config) {
     let runs = Arc::new(RunCounts::new(config.jobs));
     let finished = Arc::new(Countdown::default());
     for index in 0..config.jobs {

@@ -9,8 +9,32 @@
 
 use drowse::sync::record::{install, Installed, Record, Step};
 use drowse_every_n::validate::{Real, Step as ModelStep, Validator};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+
+/// What the validations of this OS thread's executions saw, summed (both
+/// checkers run every execution of a test on the test's own thread).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub executions: usize,
+    pub steps: usize,
+    pub wake_ups_spent: usize,
+    pub found_not_blocked: usize,
+    pub wake_ups_dropped: usize,
+    pub drops_beside_later_sleepers: usize,
+    pub internal_posts: usize,
+    pub deque_takes: usize,
+    pub deferred_latch_sets: usize,
+}
+
+std::thread_local! {
+    static TALLY: Cell<Tally> = Cell::new(Tally::default());
+}
+
+/// The sum over the validations finished so far on this thread.
+pub fn tally() -> Tally {
+    TALLY.with(Cell::get)
+}
 
 struct Watch {
     validator: Validator,
@@ -46,8 +70,14 @@ impl Validation {
                 } => watch
                     .validator
                     .counters(Real::new(sleeping, inactive, jobs_event_counter)),
-                Record::Step { step, worker } => {
-                    if let Err(problem) = watch.validator.step(model_step(step), worker) {
+                Record::Injector { queue } => watch.validator.injector(queue),
+                Record::QueueLen { queue, len } => watch.validator.queue_len(queue, len),
+                Record::Step {
+                    step,
+                    worker,
+                    thread,
+                } => {
+                    if let Err(problem) = watch.validator.step(model_step(step), worker, thread) {
                         eprintln!("{problem}");
                         watch.failure = Some(problem);
                     }
@@ -62,7 +92,9 @@ impl Validation {
 
     /// Panics with the report of the step that left the model, if one did,
     /// or unless the run reached `Registry::terminate` after `at_least`
-    /// validated steps: a run that recorded nothing validated nothing.
+    /// validated steps (a run that recorded nothing validated nothing) and
+    /// ended as the model's runs end (`Validator::end`: every worker left
+    /// its main loop, nothing owed). Call it after the pool has shut down.
     pub fn finish(self, at_least: usize) -> usize {
         let watch = self.watch.borrow();
         if let Some(problem) = &watch.failure {
@@ -73,11 +105,27 @@ impl Validation {
             v.terminated,
             "trace validation: no Registry::terminate recorded"
         );
+        if let Err(problem) = v.end() {
+            panic!("{problem}");
+        }
         assert!(
             v.steps >= at_least,
             "trace validation: {} steps validated, expected at least {at_least}",
             v.steps
         );
+        TALLY.with(|t| {
+            let mut sum = t.get();
+            sum.executions += 1;
+            sum.steps += v.steps;
+            sum.wake_ups_spent += v.wake_ups_spent;
+            sum.found_not_blocked += v.found_not_blocked;
+            sum.wake_ups_dropped += v.wake_ups_dropped;
+            sum.drops_beside_later_sleepers += v.drops_beside_later_sleepers;
+            sum.internal_posts += v.internal_posts;
+            sum.deque_takes += v.deque_takes;
+            sum.deferred_latch_sets += v.deferred_latch_sets;
+            t.set(sum);
+        });
         v.steps
     }
 }
@@ -93,6 +141,16 @@ fn model_step(step: Step) -> ModelStep {
         Step::FinalLookFound => ModelStep::FinalLookFound,
         Step::Block => ModelStep::Block,
         Step::Woken => ModelStep::Woken,
+        Step::NotBlocked => ModelStep::NotBlocked,
+        Step::WakeLoop { owed } => ModelStep::WakeLoop { owed },
+        Step::LatchWake => ModelStep::LatchWake,
+        Step::InjectPush { was_empty } => ModelStep::InjectPush { was_empty },
+        Step::Push { was_empty } => ModelStep::Push { was_empty },
+        Step::TakeInjected => ModelStep::TakeInjected,
+        Step::TakeOwn => ModelStep::TakeOwn,
+        Step::Steal => ModelStep::Steal,
+        Step::LatchSet { was_sleeping } => ModelStep::LatchSet { was_sleeping },
+        Step::Exit => ModelStep::Exit,
         Step::Terminate => ModelStep::Terminate,
     }
 }

@@ -2,6 +2,7 @@
 
 use super::current::CurrentWorker;
 use super::WorkerThread;
+use crate::sync::record::{self, Step};
 use crate::thread_builder::ThreadBuilder;
 use crate::unwind;
 use std::mem;
@@ -50,6 +51,7 @@ fn run(worker_thread: &WorkerThread) {
 
     // SAFETY: `worker_thread` is this thread's worker.
     unsafe { worker_thread.wait_until(&registry.thread_infos[index].terminate) };
+    record::step(Step::Exit, Some(index));
     crate::sync::debug_assert_shared!(
         worker_thread.take_local_job().is_none(),
         "a worker exits with jobs on its deque"

@@ -15,6 +15,7 @@ use crate::sleep::Sleep;
 use crate::sleep::SleepSnapshot;
 use crate::sync::atomic::{AtomicUsize, Ordering};
 use crate::sync::deque::{Injector, Stealer, Worker};
+use crate::sync::record::{self, Step};
 use crate::sync::{thread, Arc, Mutex};
 use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
@@ -152,6 +153,7 @@ impl Registry {
             started,
             broadcasts: Mutex::new(broadcasts),
         });
+        record::injector(&registry.injected_jobs);
 
         // Until the build succeeds, an error or a panic (of a `thread_name`
         // closure, of a spawn handler) ends the pool and waits for every
@@ -300,6 +302,12 @@ impl Registry {
         );
         let queue_was_empty = self.injected_jobs.is_empty();
         self.injected_jobs.push(job);
+        record::step(
+            Step::InjectPush {
+                was_empty: queue_was_empty,
+            },
+            None,
+        );
         self.sleep.new_injected_jobs(1, queue_was_empty);
     }
 
@@ -310,7 +318,11 @@ impl Registry {
     }
 
     fn pop_injected_job(&self) -> Option<JobRef> {
-        steal_until_settled(|| self.injected_jobs.steal())
+        let job = steal_until_settled(|| self.injected_jobs.steal());
+        if job.is_some() {
+            record::step(Step::TakeInjected, None);
+        }
+        job
     }
 
     /// Gives worker `i` the `i`-th job, which only that worker will run (when
@@ -433,7 +445,7 @@ impl Registry {
     /// every worker to exit once it is out of work.
     pub(crate) fn terminate(&self) {
         if self.terminate_count.fetch_sub(1, Ordering::AcqRel) == 1 {
-            crate::sync::record::step(crate::sync::record::Step::Terminate, None);
+            record::step(Step::Terminate, None);
             for (index, thread_info) in self.thread_infos.iter().enumerate() {
                 // SAFETY: the latch lives in `self`, which outlives this call,
                 // and belongs to worker `index`.

@@ -7,6 +7,7 @@ use crate::job::{steal_until_settled, JobRef};
 use crate::latch::{AsCoreLatch, CoreLatch};
 use crate::sleep::{IdleState, SearchBudget};
 use crate::sync::deque::{Steal, Worker};
+use crate::sync::record::{self, Step};
 use crate::sync::{hint, random_seed, Arc};
 use crate::unwind;
 use crate::yielding::Yield;
@@ -95,6 +96,12 @@ impl WorkerThread {
     pub(crate) fn push(&self, job: JobRef) {
         let queue_was_empty = self.worker.is_empty();
         self.worker.push(job);
+        record::step(
+            Step::Push {
+                was_empty: queue_was_empty,
+            },
+            Some(self.index),
+        );
         self.registry.sleep.new_internal_jobs(1, queue_was_empty);
     }
 
@@ -121,6 +128,7 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn take_local_job(&self) -> Option<JobRef> {
         if let Some(job) = self.worker.pop() {
+            record::step(Step::TakeOwn, Some(self.index));
             return Some(job);
         }
         self.take_broadcast_job()
@@ -273,7 +281,10 @@ impl WorkerThread {
                 .chain(0..start)
                 .filter(|&victim| victim != self.index)
                 .find_map(|victim| match thread_infos[victim].stealer.steal() {
-                    Steal::Success(job) => Some((job, victim)),
+                    Steal::Success(job) => {
+                        record::step(Step::Steal, Some(victim));
+                        Some((job, victim))
+                    }
                     Steal::Empty => None,
                     Steal::Retry => {
                         retry = true;

@@ -261,6 +261,7 @@ impl Sleep {
     /// The latch that worker `target_worker_index` waits on was set while it
     /// was SLEEPING: wake it.
     pub(crate) fn notify_worker_latch_is_set(&self, target_worker_index: usize) {
+        record::step(Step::LatchWake, Some(target_worker_index));
         self.wake_specific_thread(target_worker_index);
     }
 
@@ -310,6 +311,12 @@ impl Sleep {
 
     #[cold]
     fn wake_any_threads(&self, mut threads_to_wake: usize) {
+        record::step(
+            Step::WakeLoop {
+                owed: threads_to_wake,
+            },
+            None,
+        );
         if threads_to_wake == 0 {
             return;
         }
@@ -328,6 +335,7 @@ impl Sleep {
         let sleep_state = &self.worker_sleep_states[index];
         let mut is_blocked = sleep_state.is_blocked.lock().unwrap();
         if !*is_blocked {
+            record::step(Step::NotBlocked, Some(index));
             return false;
         }
         *is_blocked = false;

@@ -46,6 +46,14 @@ impl<T> Queue<T> {
         let mut items = self.items.lock().unwrap();
         items.push_back(item);
         self.published_len.store(items.len(), Ordering::Release);
+        // The push took effect with that store; record it before the
+        // unlock, a scheduling point (see `record`).
+        super::record::queue_len(self.id(), items.len());
+    }
+
+    /// Tells this queue's records apart from another's.
+    fn id(&self) -> usize {
+        self as *const Self as usize
     }
 
     fn is_empty(&self) -> bool {
@@ -64,6 +72,7 @@ impl<T> Queue<T> {
         };
         if item.is_some() {
             self.published_len.store(items.len(), Ordering::Release);
+            super::record::queue_len(self.id(), items.len());
         }
         item
     }
@@ -187,6 +196,11 @@ impl<T> Injector<T> {
 
     pub fn len(&self) -> usize {
         self.queue.len()
+    }
+
+    /// The id this queue's `record::queue_len` records carry.
+    pub(crate) fn id(&self) -> usize {
+        self.queue.id()
     }
 }
 

@@ -14,6 +14,14 @@
 //! checker operation: no thread
 //! switch falls between a protocol step and its record, so the records come
 //! in the order the steps took effect.
+//!
+//! Each step record names the checker thread that made it (`thread`, a
+//! key that is equal for the records of one thread of an execution): a
+//! wake loop's records (`WakeLoop`, then one `Woken` or `NotBlocked` per
+//! worker it looks at) are told apart from another thread's by it, and
+//! the validator knows a loop has ended when its thread records anything
+//! else. Reading the checker's current thread is no scheduling point
+//! either, and it is read only while an observer is installed.
 
 /// A step of the every-N model, named after the code that takes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,8 +46,39 @@ pub enum Step {
     /// `Sleep::wake_specific_thread` cleared the worker's `is_blocked` and
     /// took it off the sleeping count (the worker is the one woken).
     Woken,
+    /// `Sleep::wake_specific_thread` found the worker not blocked, under
+    /// its lock (the worker is the one looked at).
+    NotBlocked,
+    /// `Sleep::wake_any_threads` starts: the wake-ups that the post
+    /// (`Sleep::new_jobs`) or the finder (`Sleep::work_found`) that calls
+    /// it decided to owe, from the counters its read-modify-write returned
+    /// (no scheduling point between that decision and this record). The
+    /// loop's `Woken` and `NotBlocked` records follow, by the same thread.
+    WakeLoop { owed: usize },
+    /// `Sleep::notify_worker_latch_is_set`: the next `wake_specific_thread`
+    /// of this thread is a latch's wake-up of its owner (`worker`), not a
+    /// wake loop's.
+    LatchWake,
+    /// `Registry::inject` pushed one job into the injector; `was_empty`
+    /// is what it read before the push and hands to the post.
+    InjectPush { was_empty: bool },
+    /// `WorkerThread::push` pushed one job onto the worker's deque;
+    /// `was_empty` as for `InjectPush`.
+    Push { was_empty: bool },
+    /// `Registry::pop_injected_job` took a job from the injector.
+    TakeInjected,
+    /// `WorkerThread::take_local_job` popped a job from the worker's own
+    /// deque.
+    TakeOwn,
+    /// `WorkerThread::steal` took a job from the deque of worker `worker`.
+    Steal,
     /// The last `Registry::terminate` starts setting the terminate latches.
     Terminate,
+    /// `OnceLatch::set_and_wake` set worker `worker`'s terminate latch;
+    /// `was_sleeping`: the latch was `SLEEPING`, so a wake-up follows.
+    LatchSet { was_sleeping: bool },
+    /// Worker `worker` left its main loop (its terminate latch was set).
+    Exit,
 }
 
 /// What the protocol records.
@@ -54,8 +93,21 @@ pub enum Record {
         jobs_event_counter: usize,
     },
     /// A step of worker `worker` (`None`: a thread outside the pool, or a
-    /// step of the whole pool); for `Woken`, the worker woken.
-    Step { step: Step, worker: Option<usize> },
+    /// step of the whole pool); for `Woken` and `NotBlocked`, the worker
+    /// looked at, for `LatchWake` the latch's owner. `thread` is the
+    /// checker thread that took the step (see the module documentation).
+    Step {
+        step: Step,
+        worker: Option<usize>,
+        thread: u64,
+    },
+    /// The pool's injector is the model queue `queue` (recorded once, when
+    /// the pool is built).
+    Injector { queue: usize },
+    /// A model queue's length after a push or a take, recorded by the queue
+    /// (`sync::model_queue`) right after it published the length, before
+    /// it unlocks: at the point where the push or take took effect.
+    QueueLen { queue: usize, len: usize },
 }
 
 #[cfg(not(any(loom, shuttle)))]
@@ -67,6 +119,9 @@ mod imp {
 
     #[inline(always)]
     pub(crate) fn step(_step: Step, _worker: Option<usize>) {}
+
+    #[inline(always)]
+    pub(crate) fn injector<T>(_injector: &crate::sync::deque::Injector<T>) {}
 }
 
 #[cfg(any(loom, shuttle))]
@@ -106,7 +161,32 @@ mod imp {
     }
 
     pub(crate) fn step(step: Step, worker: Option<usize>) {
-        emit(Record::Step { step, worker });
+        if OBSERVER.try_with(|o| o.borrow().is_some()).unwrap_or(false) {
+            emit(Record::Step {
+                step,
+                worker,
+                thread: thread_key(),
+            });
+        }
+    }
+
+    pub(crate) fn injector<T>(injector: &crate::sync::deque::Injector<T>) {
+        emit(Record::Injector {
+            queue: injector.id(),
+        });
+    }
+
+    pub(crate) fn queue_len(queue: usize, len: usize) {
+        emit(Record::QueueLen { queue, len });
+    }
+
+    /// The current checker thread, as a number (loom's thread ids are
+    /// only `Eq` and `Hash`): equal for the records of one thread.
+    fn thread_key() -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        crate::sync::thread::current().id().hash(&mut hasher);
+        hasher.finish()
     }
 
     /// Removes the observer when dropped.
@@ -129,6 +209,8 @@ mod imp {
     }
 }
 
-pub(crate) use imp::{counters, step};
+#[cfg(any(loom, shuttle))]
+pub(crate) use imp::queue_len;
+pub(crate) use imp::{counters, injector, step};
 #[cfg(any(loom, shuttle))]
 pub use imp::{install, Installed};
