@@ -223,10 +223,10 @@ impl WorkerThread {
                         self.has_broadcast_or_injected_job()
                     });
             }
-            // The latch is set: whatever we were waiting for is the work we
-            // found.
+            // The latch is set: whatever we were waiting for is done, and no
+            // job was taken, so nobody is woken to help.
             self.search_budget
-                .set(self.registry.sleep.work_found(idle_state, || false));
+                .set(self.registry.sleep.stop_looking(idle_state));
             break;
         }
         mem::forget(abort);

@@ -123,8 +123,7 @@ impl Sleep {
         }
     }
 
-    /// The searching worker found a job, or the latch it waited for was set.
-    /// `more_work_queued` says whether the queue it took the job from still
+    /// The searching worker took a job. `more_work_queued` says whether the queue it took the job from still
     /// holds work (asked after the take); which helpers it wakes is the
     /// policy's `helpers_to_wake`. Ends the search, and returns the budget
     /// for the worker's next one.
@@ -146,6 +145,16 @@ impl Sleep {
         if helpers > 0 {
             self.wake_any_threads(helpers);
         }
+        idle_state.search.end()
+    }
+
+    /// The latch the searching worker waited for was set: it stops searching
+    /// with no job taken, so it wakes nobody to help. Ends the search, and
+    /// returns the budget for the worker's next one.
+    #[inline]
+    pub(crate) fn stop_looking(&self, idle_state: IdleState) -> SearchBudget {
+        self.counters.sub_inactive_thread();
+        record::step(Step::WorkFound, Some(idle_state.worker_index));
         idle_state.search.end()
     }
 

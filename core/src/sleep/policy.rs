@@ -44,7 +44,8 @@ const MAX_HELPERS: usize = 2;
 /// `MAX_HELPERS`: the work is there for them.
 ///
 /// Otherwise one successor, but only when the finder was the last searcher
-/// (`other_searchers` is 0) and work arrives often (`work_is_frequent`):
+/// (`other_searchers` is 0) and work arrives often (`work_is_frequent`: its
+/// search found the job without blocking, `Search::work_is_frequent`):
 /// with nobody left searching, the next job would wait for a wake-up, and at
 /// high rates that wait is the latency's tail. When work is rare, a
 /// successor would search for nothing and sleep again, so a lone job wakes
@@ -115,6 +116,7 @@ impl SearchBudget {
             budget: self,
             sleepy_since: None,
             blocked_at: None,
+            blocked: false,
         }
     }
 
@@ -155,6 +157,8 @@ pub(crate) struct Search<I: PolicyInstant = Instant> {
     sleepy_since: Option<I>,
     /// When the worker blocked, while it is blocked.
     blocked_at: Option<I>,
+    /// Whether the worker has blocked in this search.
+    blocked: bool,
 }
 
 impl<I: PolicyInstant> Search<I> {
@@ -163,10 +167,13 @@ impl<I: PolicyInstant> Search<I> {
         self.budget.rounds
     }
 
-    /// Whether work arrives often, as this worker has met it: its budget is
-    /// full, so its last sleep was short or a recent search met work awake.
+    /// Whether work arrives often, as this search met it: the search found
+    /// its job without blocking, so jobs have come at least as often as a
+    /// search lasts, and a successor searching now is likely to meet the
+    /// next one. A search that blocked first says the gaps are longer than a
+    /// search: a successor would search for nothing.
     pub(super) fn work_is_frequent(&self) -> bool {
-        self.budget.rounds == self.budget.search_rounds_before_sleep
+        !self.blocked
     }
 
     /// The worker announced that it is sleepy at `now`.
@@ -185,6 +192,7 @@ impl<I: PolicyInstant> Search<I> {
     pub(super) fn blocking(&mut self, now: I) {
         debug_assert!(self.sleepy_since.is_some(), "only a sleepy worker sleeps");
         self.blocked_at = Some(now);
+        self.blocked = true;
     }
 
     /// The worker, blocked since `Search::blocking`, was woken and runs again

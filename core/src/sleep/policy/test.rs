@@ -129,24 +129,29 @@ fn the_last_searcher_wakes_one_successor_only_when_work_is_frequent() {
     assert_eq!(helpers(0, 0, true, false), (0, false));
 }
 
-/// Work is frequent, for the successor rule, exactly while the budget is
-/// full: at the start, after a short sleep and after meeting work awake; not
-/// after a sleep long enough to halve it.
+/// Work is frequent, for the successor rule, while the search has not
+/// blocked: a search that finds its job awake says jobs come at least as
+/// often as a search lasts, whatever the budget; one that blocked first says
+/// they do not, even when the sleep was short enough to keep the budget full.
 #[test]
-fn work_is_frequent_while_the_budget_is_full() {
+fn work_is_frequent_until_the_search_blocks() {
     let full = SearchBudget::full(32);
-    assert!(full.start::<At>().work_is_frequent());
     let halved = search_that_sleeps(full, 1_000);
-    assert!(!halved.start::<At>().work_is_frequent());
-    assert!(search_that_sleeps(halved, 10)
-        .start::<At>()
-        .work_is_frequent());
-    let mut search: Search<At> = halved.start();
-    search.got_sleepy(micros(0));
-    search.met_work_awake();
-    assert!(search.work_is_frequent());
-    // A pool of one round per search (the checkers' setting) is always
-    // full: the checkers explore the successor's wake-up.
-    let one = search_that_sleeps(SearchBudget::full(1), 1_000);
-    assert!(one.start::<At>().work_is_frequent());
+    for budget in [full, halved] {
+        let mut search: Search<At> = budget.start();
+        assert!(search.work_is_frequent());
+        search.got_sleepy(micros(0));
+        // An attempt to sleep that met work did not block.
+        search.met_work_awake();
+        assert!(search.work_is_frequent());
+        search.got_sleepy(micros(5));
+        search.blocking(micros(7));
+        assert!(!search.work_is_frequent());
+        // A short sleep keeps the budget full, but the search did block.
+        search.woke(micros(17));
+        assert_eq!(search.rounds(), 32);
+        assert!(!search.work_is_frequent());
+        // The next search starts afresh.
+        assert!(search.end().start::<At>().work_is_frequent());
+    }
 }
