@@ -731,11 +731,11 @@ impl Builder {
                     .mv(&w(Busy, f), EXITED),
             );
             // A searcher probes its latch before each round: it leaves with
-            // `work_found(idle_state, || false)`.
+            // `Sleep::stop_looking(idle_state)`.
             for p in [Idle, SleepyCur, SleepyStale] {
                 self.push(
                     Tr::new(format!(
-                        "main_loop exits [{}, latch {}]: work_found",
+                        "main_loop exits [{}, latch {}]: stop_looking",
                         p.short(),
                         f.short()
                     ))

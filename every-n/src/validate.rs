@@ -113,8 +113,8 @@
 //! setter's wake-up (`LatchWake`, then `Woken` or `NotBlocked`) is
 //! `notify_worker_latch_is_set: wake_specific_thread` when the model owes
 //! it, and no step when the model owes none or the owner has left. A
-//! worker leaves through `work_found` with no take (`main_loop exits [p,
-//! latch f]: work_found`) or between jobs (`Exit` while busy: `main_loop
+//! worker leaves through `Sleep::stop_looking`, with no take (`main_loop
+//! exits [p, latch f]: stop_looking`), or between jobs (`Exit` while busy: `main_loop
 //! exits [busy, latch f]`). At the end ([`Validator::end`]) every worker
 //! must have left, and no wake-up, wake loop, post, push or take be
 //! pending.
@@ -776,7 +776,7 @@ impl Validator {
             Step::Exit => {
                 let (index, phase) = self.phase(worker)?;
                 if self.marks.exited[index] {
-                    // It left through `work_found(idle_state, || false)`.
+                    // It left through `Sleep::stop_looking(idle_state)`.
                     return Ok(());
                 }
                 let mut marks = self.marks.clone();
@@ -976,10 +976,13 @@ impl Validator {
                     && self.marks.flags[index] != Flag::Unset
                 {
                     // Its terminate latch is set: it leaves the main loop
-                    // with `work_found(idle_state, || false)`.
+                    // with `Sleep::stop_looking(idle_state)`.
                     let mut marks = self.marks.clone();
                     marks.exited[index] = true;
-                    let name = format!("main_loop exits [{}, latch {f}]: work_found", short(phase));
+                    let name = format!(
+                        "main_loop exits [{}, latch {f}]: stop_looking",
+                        short(phase)
+                    );
                     let (phases, tok, queues) =
                         (self.phases.clone(), Some(self.wakes_in_flight), self.queues);
                     return self

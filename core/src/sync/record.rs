@@ -28,7 +28,8 @@
 pub enum Step {
     /// `Sleep::start_looking`'s increment of the inactive count.
     StartLooking,
-    /// `Sleep::work_found`'s decrement of the inactive count.
+    /// `Sleep::work_found`'s (or `Sleep::stop_looking`'s) decrement of the
+    /// inactive count.
     WorkFound,
     /// `Sleep::announce_sleepy`'s JEC bump (or its read of an even JEC).
     Announce,
