@@ -518,6 +518,27 @@ impl Validator {
         )
     }
 
+    /// As `take_with`, for a post (`post`) or a finder that decides wake-ups:
+    /// what the transitions taken allowed it to owe is kept until its thread
+    /// records its `WakeLoop`.
+    #[allow(clippy::too_many_arguments)]
+    fn take_deciding_wake_ups(
+        &mut self,
+        filter: &dyn Fn(&str) -> bool,
+        name: &str,
+        phases: Vec<Phase>,
+        real: Real,
+        queues: Queues,
+        thread: u64,
+        post: bool,
+    ) -> Result<(), String> {
+        let marks = self.marks.clone();
+        let allowed = self.take_with(filter, name, phases, real, None, (queues, marks))?;
+        let at = self.history.len();
+        self.owing.insert(thread, Owing { allowed, at, post });
+        Ok(())
+    }
+
     /// As `take`, among the transitions whose names `filter` accepts, to
     /// the queues `queues`.
     fn take_with(
@@ -834,22 +855,7 @@ impl Validator {
                 let filter = |n: &str| {
                     n.starts_with(name.as_str()) && (n.contains(case) || n.contains("no sleeper"))
                 };
-                let allowed = self.take_with(
-                    &filter,
-                    &name,
-                    phases,
-                    real,
-                    None,
-                    (queues, self.marks.clone()),
-                )?;
-                self.owing.insert(
-                    thread,
-                    Owing {
-                        allowed,
-                        at: now,
-                        post: true,
-                    },
-                );
+                self.take_deciding_wake_ups(&filter, &name, phases, real, queues, thread, true)?;
                 Ok(())
             }
             Step::InjectPush { was_empty } => {
@@ -1055,22 +1061,9 @@ impl Validator {
                     // model's meanwhile, which can only disable transitions
                     // (every guard on the count is a lower bound), so each
                     // step between is still one of the model's.
-                    let allowed = self.take_with(
-                        &filter,
-                        &name,
-                        phases,
-                        real,
-                        None,
-                        (queues, self.marks.clone()),
+                    self.take_deciding_wake_ups(
+                        &filter, &name, phases, real, queues, thread, false,
                     )?;
-                    self.owing.insert(
-                        thread,
-                        Owing {
-                            allowed,
-                            at: now,
-                            post: false,
-                        },
-                    );
                     Ok(())
                 } else {
                     self.take(&prefix, phases, real, Some(self.wakes_in_flight))?;
