@@ -72,6 +72,11 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "scope_fifo_order",
         "shutdown_without_handles",
         "shutdown_on_the_building_thread_without_handles",
+        "injected_jobs_into_sleeping_pool",
+        // The pushing worker's job returns at once, so the pusher pops its
+        // own deque before it searches or sleeps: no child can wait on a
+        // worker blocked outside the pool.
+        "injected_job_spawns_internal_jobs",
     ];
     const SC: &[&str] = &[
         "internal_job_is_found",
