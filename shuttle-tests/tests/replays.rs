@@ -111,7 +111,7 @@ fn replay_post_does_not_bump_jec() {
     );
 }
 
-/// `latch_set_without_lock`, found by `p2_latches::scope_latch_wakes_owner_2w_random` after 23 executions (seed 20261122, the default).
+/// `latch_set_without_lock`, found by `p2_latches::scope_latch_wakes_owner_2w_random` after 6 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/latch_set_without_lock.patch applied"]
 fn replay_latch_set_without_lock() {
@@ -120,9 +120,9 @@ fn replay_latch_set_without_lock() {
         "replay_latch_set_without_lock",
         move || scope_latch_wakes_owner(config),
         "
-     9102b101fbe8e38bafc0e1bfb80180040894481000208984484aa22889a42852a2289122294a
-     a24492244989222552124592a4489114258a1429512248921421512408819040881225500401
-     48a2244900
+     9102b00191b78fdae886fb8606004450124151944448044440a2084814298992248aa4285192
+     444aa42492a2289112258a124551a4244a24298a922449a2444924258a202490844081100542
+     904892
         ",
     );
 }
