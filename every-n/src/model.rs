@@ -767,26 +767,24 @@ impl Builder {
                 // helpers are woken only if the source still holds work.
                 let t = base().when(var(S).eq(0));
                 self.push(t.rename(|n| format!("{n}, no sleeper]")));
-                let alone = base().when(var(S).ge(1));
-                let alone = if exact_more {
-                    alone.when(var(queue).le(1))
-                } else {
-                    alone
+                // The source left empty (exactly so for the injector).
+                let source_now_empty = || {
+                    let t = base().when(var(S).ge(1));
+                    if exact_more {
+                        t.when(var(queue).le(1))
+                    } else {
+                        t
+                    }
                 };
-                self.push(alone.rename(|n| format!("{n}, source now empty]")));
+                self.push(source_now_empty().rename(|n| format!("{n}, source now empty]")));
                 // The policy's successor: with the source empty, a finder
                 // that was the last searcher (`I - S` was 1: only itself)
-                // may wake one sleeper. Whether it does depends on its own
-                // budget (`work_is_frequent`), which the model does not keep,
-                // so both outcomes are transitions.
-                let successor = base().when(var(S).ge(1)).when((var(I) - var(S)).eq(1));
-                let successor = if exact_more {
-                    successor.when(var(queue).le(1))
-                } else {
-                    successor
-                };
+                // may wake one sleeper. Whether it does depends on whether
+                // its own search blocked (`Search::work_is_frequent`), which
+                // the model does not keep, so both outcomes are transitions.
                 self.push(
-                    successor
+                    source_now_empty()
+                        .when((var(I) - var(S)).eq(1))
                         .add(TOK, 1)
                         .rename(|n| format!("{n}, source now empty, last searcher: wake 1]")),
                 );

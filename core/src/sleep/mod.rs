@@ -133,8 +133,7 @@ impl Sleep {
         idle_state: IdleState,
         more_work_queued: impl FnOnce() -> bool,
     ) -> SearchBudget {
-        let before = self.counters.sub_inactive_thread();
-        record::step(Step::WorkFound, Some(idle_state.worker_index));
+        let before = self.leave_inactive(&idle_state);
         let helpers = helpers_to_wake(
             before.sleeping_threads(),
             // The finder itself was inactive and awake.
@@ -153,9 +152,17 @@ impl Sleep {
     /// returns the budget for the worker's next one.
     #[inline]
     pub(crate) fn stop_looking(&self, idle_state: IdleState) -> SearchBudget {
-        self.counters.sub_inactive_thread();
-        record::step(Step::WorkFound, Some(idle_state.worker_index));
+        self.leave_inactive(&idle_state);
         idle_state.search.end()
+    }
+
+    /// The end of a search on the counters: one fewer inactive worker.
+    /// Returns the counters as they were just before.
+    #[inline]
+    fn leave_inactive(&self, idle_state: &IdleState) -> counters::Counters {
+        let before = self.counters.sub_inactive_thread();
+        record::step(Step::WorkFound, Some(idle_state.worker_index));
+        before
     }
 
     /// The searching worker found nothing in one round. `has_injected_jobs`
