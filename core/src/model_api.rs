@@ -64,9 +64,14 @@ impl ModelSleep {
         )
     }
 
-    /// `Sleep::work_found`; ends the search.
+    /// `Sleep::work_found`, then at once `Sleep::job_done`; ends the
+    /// search. A pool runs the job it found between the two, and a model
+    /// runs it after: the successor a finder may owe is then woken before
+    /// the model's job instead of after it, which no property depends on
+    /// (no step of `docs/proof.md` uses a finder's wake-ups).
     pub fn work_found(&self, idle_state: ModelIdle, more_work_queued: bool) {
-        self.0.work_found(idle_state.0, || more_work_queued);
+        let (_, successor) = self.0.work_found(idle_state.0, || more_work_queued);
+        self.0.job_done(successor);
     }
 
     /// `Sleep::no_work_found`.

@@ -725,6 +725,24 @@ impl Builder {
                 .mv(&w(Busy, Unset), &w(Idle, Unset))
                 .add(I, 1),
         );
+        // The policy's successor (`Sleep::wake_successor`): a busy worker
+        // whose job has run wakes one sleeper when nobody searches (`I - S`
+        // is 0) and someone sleeps. The code does so only after a job it
+        // found as the last searcher, without blocking, with its source
+        // left empty (`policy::finder_wakes`); the model keeps none of that,
+        // so any busy worker may, which only adds behaviours.
+        for f in [Unset, Set, SetWakeOwed] {
+            self.push(
+                Tr::new(format!(
+                    "Sleep::wake_successor [busy, latch {}]: wake 1",
+                    f.short()
+                ))
+                .when(var(&w(Busy, f)).ge(1))
+                .when(var(S).ge(1))
+                .when((var(I) - var(S)).eq(0))
+                .add(TOK, 1),
+            );
+        }
         for f in [Set, SetWakeOwed] {
             self.push(
                 Tr::new(format!("main_loop exits [busy, latch {}]", f.short()))
@@ -777,17 +795,6 @@ impl Builder {
                     }
                 };
                 self.push(source_now_empty().rename(|n| format!("{n}, source now empty]")));
-                // The policy's successor: with the source empty, a finder
-                // that was the last searcher (`I - S` was 1: only itself)
-                // may wake one sleeper. Whether it does depends on whether
-                // its own search blocked (`Search::work_is_frequent`), which
-                // the model does not keep, so both outcomes are transitions.
-                self.push(
-                    source_now_empty()
-                        .when((var(I) - var(S)).eq(1))
-                        .add(TOK, 1)
-                        .rename(|n| format!("{n}, source now empty, last searcher: wake 1]")),
-                );
                 for (cond, k) in [(var(S).eq(1), 1), (var(S).ge(2), 2)] {
                     let more = base().when(cond).add(TOK, k);
                     let more = if exact_more {

@@ -22,8 +22,9 @@
 //! as the model's transitions of those names when the next recorded step
 //! needs them.
 //!
-//! The wake loop. The model's `wakes_in_flight` is tracked. A post or a
-//! finder (`work_found`) is validated with the wake-ups it adds left open:
+//! The wake loop. The model's `wakes_in_flight` is tracked. A post, a
+//! finder (`work_found`) or a successor's check (`Successor`, a busy
+//! worker's) is validated with the wake-ups it adds left open:
 //! the set of numbers its enabled transitions allow is kept for its
 //! thread, and the thread's next record settles it: `WakeLoop { owed }`
 //! (the start of `wake_any_threads`) must owe one of them, any other
@@ -157,6 +158,8 @@ pub enum Step {
     Woken,
     /// A `wake_specific_thread` call found the worker not blocked.
     NotBlocked,
+    /// `wake_successor`: the worker has run its job and owes a successor.
+    Successor,
     /// `wake_any_threads` starts, owing `owed` wake-ups.
     WakeLoop {
         owed: usize,
@@ -315,6 +318,8 @@ pub struct Validator {
     /// Internal posts, and jobs taken from deques (own pops and steals).
     pub internal_posts: usize,
     pub deque_takes: usize,
+    /// Successors owed after a job (`Successor` records).
+    pub successors: usize,
     /// Steps of a worker whose latch was set after its last probe,
     /// validated with the set moved after them (see `apply`).
     pub deferred_latch_sets: usize,
@@ -425,6 +430,7 @@ impl Validator {
             drops_beside_later_sleepers: 0,
             internal_posts: 0,
             deque_takes: 0,
+            successors: 0,
             deferred_latch_sets: 0,
             terminated: false,
             history: Vec::new(),
@@ -963,6 +969,35 @@ impl Validator {
             }
             Step::LatchWake => {
                 self.latch_wakes.insert(thread, worker);
+                Ok(())
+            }
+            Step::Successor => {
+                // Its counters read and this record have no scheduling point
+                // between, so the model's guard is checked on the counters
+                // it read; its `WakeLoop { owed: 1 }` settles the wake-up.
+                let (index, phase) = self.phase(worker)?;
+                if phase != Busy {
+                    return Err(format!(
+                        "worker {index} wakes a successor while {}: in the model only a \
+                         busy worker, whose job has run, does (`Sleep::wake_successor`)",
+                        short(phase)
+                    ));
+                }
+                let name = format!(
+                    "Sleep::wake_successor [busy, latch {}]",
+                    self.marks.flags[index].short()
+                );
+                let (phases, queues) = (self.phases.clone(), self.queues);
+                self.take_deciding_wake_ups(
+                    &|n| n.starts_with(&name),
+                    &name,
+                    phases,
+                    real,
+                    queues,
+                    thread,
+                    false,
+                )?;
+                self.successors += 1;
                 Ok(())
             }
             Step::Woken | Step::NotBlocked => self.look(step == Step::Woken, worker, thread),

@@ -73,6 +73,7 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "shutdown_without_handles",
         "shutdown_on_the_building_thread_without_handles",
         "injected_jobs_into_sleeping_pool",
+        "installs_one_after_another",
         // The pushing worker's job returns at once, so the pusher pops its
         // own deque before it searches or sleeps: no child can wait on a
         // worker blocked outside the pool.

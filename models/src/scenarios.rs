@@ -191,6 +191,35 @@ pub fn install_from_outside(config: Config) {
     shutdown_at_rest(pool);
 }
 
+/// Property 1: once every worker is counted asleep, the outside thread
+/// `install`s `config.jobs` jobs one after another, each waiting for the
+/// last to run: the shape of a high-rate `install` loop. The first post
+/// wakes one worker; one that finished a job and searches again meets
+/// the next without blocking while the others sleep, so it is the last
+/// searcher and owes a successor (`policy::finder_wakes`), woken once its
+/// job has run if nobody searches then (`Sleep::wake_successor`: the trace
+/// validation's scenario for it, `docs/every-n.md`). Each job runs once, and
+/// the pool ends at rest.
+pub fn installs_one_after_another(config: Config) {
+    let pool = config.pool();
+    wait_until_all_asleep(&pool);
+    let runs = Arc::new(RunCounts::new(config.jobs));
+    for index in 0..config.jobs {
+        let job_runs = Arc::clone(&runs);
+        // `install` returns only after its job has run, so the job's value
+        // coming back is that run.
+        assert_eq!(
+            pool.install(move || {
+                job_runs.ran(index);
+                index
+            }),
+            index
+        );
+    }
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
 /// Properties 1 and 3: the outside thread injects `config.jobs` jobs back to
 /// back (with `spawn`, so it does not wait between them) into an idle pool,
 /// then waits for all of them. The second injection may find the JEC already

@@ -24,6 +24,7 @@ pub struct Tally {
     pub drops_beside_later_sleepers: usize,
     pub internal_posts: usize,
     pub deque_takes: usize,
+    pub successors: usize,
     pub deferred_latch_sets: usize,
 }
 
@@ -123,6 +124,7 @@ impl Validation {
             sum.drops_beside_later_sleepers += v.drops_beside_later_sleepers;
             sum.internal_posts += v.internal_posts;
             sum.deque_takes += v.deque_takes;
+            sum.successors += v.successors;
             sum.deferred_latch_sets += v.deferred_latch_sets;
             t.set(sum);
         });
@@ -142,6 +144,7 @@ fn model_step(step: Step) -> ModelStep {
         Step::Block => ModelStep::Block,
         Step::Woken => ModelStep::Woken,
         Step::NotBlocked => ModelStep::NotBlocked,
+        Step::Successor => ModelStep::Successor,
         Step::WakeLoop { owed } => ModelStep::WakeLoop { owed },
         Step::LatchWake => ModelStep::LatchWake,
         Step::InjectPush { was_empty } => ModelStep::InjectPush { was_empty },

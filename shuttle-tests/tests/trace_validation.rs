@@ -14,7 +14,8 @@
 //! instead of a guard).
 
 use drowse_models::{
-    injected_job_spawns_internal_jobs, injected_jobs, injected_jobs_into_sleeping_pool, Config,
+    injected_job_spawns_internal_jobs, injected_jobs, injected_jobs_into_sleeping_pool,
+    installs_one_after_another, Config,
 };
 use drowse_shuttle_tests::trace::{tally, Validation};
 use drowse_shuttle_tests::Check;
@@ -103,6 +104,22 @@ fn internal_jobs_validated_8w_4j_random() {
 /// (every post into a pool at rest owes a wake-up; a seeded run, so the
 /// same executions each time: a change that stopped the records fails
 /// here instead of passing with nothing checked).
+/// A finder that owes a successor wakes it after its job
+/// (`Sleep::wake_successor`): validated as the model's
+/// `Sleep::wake_successor` transition, whose guard (someone sleeps, nobody
+/// searches) the counters it read must meet.
+#[test]
+fn installs_one_after_another_validated_8w_4j_random() {
+    let config = Config::new(8).jobs(4);
+    Check::new("trace", "installs_one_after_another_validated", config)
+        .random()
+        .iterations(300)
+        .run(move || validated_scenario(config, installs_one_after_another));
+    let tally = tally();
+    eprintln!("trace validation: {tally:?}");
+    assert!(tally.successors > 0, "no successor validated: {tally:?}");
+}
+
 fn wake_loops_were_validated() {
     let tally = tally();
     eprintln!("trace validation: {tally:?}");

@@ -207,13 +207,14 @@ impl WorkerThread {
                 .start_looking(self.index, self.search_budget.get());
             while !latch.probe() {
                 if let Some((job, source)) = self.find_work() {
-                    self.search_budget.set(
-                        self.registry
-                            .sleep
-                            .work_found(idle_state, || self.has_more_work(source)),
-                    );
+                    let (budget, successor) = self
+                        .registry
+                        .sleep
+                        .work_found(idle_state, || self.has_more_work(source));
+                    self.search_budget.set(budget);
                     // SAFETY: taken from a queue, so not run before.
                     unsafe { self.execute(job) };
+                    self.registry.sleep.job_done(successor);
                     // The job may have pushed local work.
                     continue 'work;
                 }

@@ -15,7 +15,7 @@ pub use self::counters::JecWidth;
 pub(crate) use self::counters::THREADS_MAX;
 use self::counters::{AtomicCounters, JobsEventCounter};
 pub(crate) use self::policy::SearchBudget;
-use self::policy::{helpers_to_wake, Search};
+use self::policy::{finder_wakes, successor_still_needed, FinderWakes, Search};
 #[cfg(feature = "diagnostics")]
 pub use self::snapshot::SleepSnapshot;
 use crate::latch::CoreLatch;
@@ -86,6 +86,13 @@ impl IdleState {
     }
 }
 
+/// Whether a worker that found a job owes a successor's wake-up once the
+/// job has run (`Sleep::work_found`, then `Sleep::job_done`): the finder's
+/// index if it does.
+#[must_use = "hand it to `Sleep::job_done` after the job"]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SuccessorOwed(Option<usize>);
+
 impl Sleep {
     pub(crate) fn new(
         num_threads: usize,
@@ -123,28 +130,61 @@ impl Sleep {
         }
     }
 
-    /// The searching worker took a job. `more_work_queued` says whether the queue it took the job from still
-    /// holds work (asked after the take); which helpers it wakes is the
-    /// policy's `helpers_to_wake`. Ends the search, and returns the budget
-    /// for the worker's next one.
+    /// The searching worker took a job. `more_work_queued` says whether the
+    /// queue it took the job from still holds work (asked after the take);
+    /// whom it wakes is the policy's `finder_wakes`: helpers at once, or a
+    /// successor after the job (the `SuccessorOwed` returned, for
+    /// `Sleep::job_done`). Ends the search, and returns the budget for the
+    /// worker's next one.
     #[inline]
     pub(crate) fn work_found(
         &self,
         idle_state: IdleState,
         more_work_queued: impl FnOnce() -> bool,
-    ) -> SearchBudget {
+    ) -> (SearchBudget, SuccessorOwed) {
         let before = self.leave_inactive(&idle_state);
-        let helpers = helpers_to_wake(
+        let wakes = finder_wakes(
             before.sleeping_threads(),
             // The finder itself was inactive and awake.
             before.awake_but_idle_threads() - 1,
             idle_state.search.work_is_frequent(),
             more_work_queued,
         );
-        if helpers > 0 {
-            self.wake_any_threads(helpers);
+        let successor = match wakes {
+            FinderWakes::Nobody => None,
+            FinderWakes::Helpers(helpers) => {
+                self.wake_any_threads(helpers);
+                None
+            }
+            FinderWakes::SuccessorAfterJob => Some(idle_state.worker_index),
+        };
+        (idle_state.search.end(), SuccessorOwed(successor))
+    }
+
+    /// A worker has run the job it found; `owed` is what its `work_found`
+    /// returned.
+    #[inline]
+    pub(crate) fn job_done(&self, owed: SuccessorOwed) {
+        if let Some(finder) = owed.0 {
+            self.wake_successor(finder);
         }
-        idle_state.search.end()
+    }
+
+    /// Wakes one sleeper if the policy still wants a successor
+    /// (`successor_still_needed`) by the counters now. The read orders
+    /// nothing: a wake-up goes through `wake_any_threads`, which needs no
+    /// particular count to be right (no step of docs/proof.md uses a
+    /// finder's wake-ups).
+    #[cold]
+    fn wake_successor(&self, finder: usize) {
+        let counters = self.counters.load();
+        if successor_still_needed(
+            counters.sleeping_threads(),
+            counters.awake_but_idle_threads(),
+        ) {
+            record::step(Step::Successor, Some(finder));
+            self.wake_any_threads(1);
+        }
     }
 
     /// The latch the searching worker waited for was set: it stops searching

@@ -6,8 +6,9 @@
 //! wake-ups (the theorem). Whom a post wakes is not here: that is step 4
 //! (Decide) of posting in docs/proof.md, which the proof does use, and it
 //! stays in `Sleep::new_jobs`. The protocol (`Sleep` in `mod.rs`)
-//! asks it one question, how many rounds this search has, and tells it
-//! what the search met: `Search::got_sleepy`, `Search::met_work_awake`,
+//! asks it how many rounds this search has and whom a finder wakes
+//! (`finder_wakes`, `successor_still_needed`), and tells it what the
+//! search met: `Search::got_sleepy`, `Search::met_work_awake`,
 //! `Search::blocking` and `Search::woke`.
 //!
 //! Its one setting is `search_rounds_before_sleep` (`R`, the builder's
@@ -37,11 +38,24 @@ const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
 /// The most helpers a finder wakes for queued work.
 const MAX_HELPERS: usize = 2;
 
-/// How many of the `sleepers` a worker that has just found work wakes.
+/// Whom a worker that has just found work wakes, and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FinderWakes {
+    /// Nobody.
+    Nobody,
+    /// This many helpers, at once: work is queued for them.
+    Helpers(usize),
+    /// One successor, once the finder's job has run, if nobody searches
+    /// then (`successor_still_needed`).
+    SuccessorAfterJob,
+}
+
+/// Whom a worker that has just found work wakes, of the `sleepers`.
 ///
 /// When the queue it took the job from still holds work
-/// (`more_work_queued`, asked only when someone sleeps), up to
-/// `MAX_HELPERS`: the work is there for them.
+/// (`more_work_queued`, asked only when someone sleeps): up to
+/// `MAX_HELPERS`, at once, before its own job runs: the work is there for
+/// them now.
 ///
 /// Otherwise one successor, but only when the finder was the last searcher
 /// (`other_searchers` is 0) and work arrives often (`work_is_frequent`: its
@@ -50,26 +64,43 @@ const MAX_HELPERS: usize = 2;
 /// high rates that wait is the latency's tail. When work is rare, a
 /// successor would search for nothing and sleep again, so a lone job wakes
 /// nobody else: its poster already woke whoever it needed
-/// (`Sleep::new_jobs`).
+/// (`Sleep::new_jobs`). The successor is woken after the finder's job has
+/// run, not before: a wake-up is a system call of microseconds, and made
+/// first it would delay the very job that was found awake; and after a
+/// short job the finder searches again itself, so the successor is
+/// needed only while that job runs and after, which the check then
+/// (`successor_still_needed`) decides.
 ///
 /// These wake-ups add parallelism, not progress: no step of docs/proof.md's
 /// theorem uses them.
 #[inline]
-pub(crate) fn helpers_to_wake(
+pub(crate) fn finder_wakes(
     sleepers: usize,
     other_searchers: usize,
     work_is_frequent: bool,
     more_work_queued: impl FnOnce() -> bool,
-) -> usize {
+) -> FinderWakes {
     if sleepers == 0 {
-        0
+        FinderWakes::Nobody
     } else if more_work_queued() {
-        sleepers.min(MAX_HELPERS)
+        FinderWakes::Helpers(sleepers.min(MAX_HELPERS))
     } else if other_searchers == 0 && work_is_frequent {
-        1
+        FinderWakes::SuccessorAfterJob
     } else {
-        0
+        FinderWakes::Nobody
     }
+}
+
+/// Whether a finder owed a successor (`FinderWakes::SuccessorAfterJob`)
+/// still wakes one, now that its job has run: when someone sleeps and
+/// nobody searches (`searchers`, the awake inactive workers; the finder,
+/// busy until it starts looking again, is not one). A searcher that a post
+/// or another finder woke meanwhile meets the next job as well as the
+/// successor would, and waking one more would cost a wake-up and a
+/// fruitless search.
+#[inline]
+pub(crate) fn successor_still_needed(sleepers: usize, searchers: usize) -> bool {
+    sleepers > 0 && searchers == 0
 }
 
 /// A point in time as the search policy reads it.

@@ -50,9 +50,14 @@ pub enum Step {
     /// `Sleep::wake_specific_thread` found the worker not blocked, under
     /// its lock (the worker is the one looked at).
     NotBlocked,
+    /// `Sleep::wake_successor`: worker `worker` has run the job it found
+    /// and, by the counters it just read, still owes a successor; its
+    /// `WakeLoop { owed: 1 }` follows.
+    Successor,
     /// `Sleep::wake_any_threads` starts: the wake-ups that the post
-    /// (`Sleep::new_jobs`) or the finder (`Sleep::work_found`) that calls
-    /// it decided to owe, from the counters its read-modify-write returned
+    /// (`Sleep::new_jobs`), the finder (`Sleep::work_found`) or the
+    /// successor's check (`Sleep::wake_successor`) that calls it decided to
+    /// owe, from the counters its read-modify-write returned
     /// (no scheduling point between that decision and this record). The
     /// loop's `Woken` and `NotBlocked` records follow, by the same thread.
     WakeLoop { owed: usize },

@@ -2,7 +2,9 @@
 //! choosing: every step is a plain function call on one thread, so each
 //! expected budget follows from the durations alone.
 
-use super::{helpers_to_wake, PolicyInstant, Search, SearchBudget};
+use super::{
+    finder_wakes, successor_still_needed, FinderWakes, PolicyInstant, Search, SearchBudget,
+};
 use std::cell::Cell;
 use std::time::Duration;
 
@@ -89,44 +91,64 @@ fn a_worker_carries_its_budget_from_one_search_to_the_next() {
     assert_eq!(search.end(), full);
 }
 
-/// `helpers_to_wake` for a finder whose source queue still holds work
+/// `finder_wakes` for a finder whose source queue still holds work
 /// (`more`), with `other_searchers` other searchers awake and work arriving
 /// often or not; also whether it asked about the queue.
-fn helpers(sleepers: usize, other_searchers: usize, frequent: bool, more: bool) -> (usize, bool) {
+fn wakes(
+    sleepers: usize,
+    other_searchers: usize,
+    frequent: bool,
+    more: bool,
+) -> (FinderWakes, bool) {
     let asked = Cell::new(false);
-    let wake = helpers_to_wake(sleepers, other_searchers, frequent, || {
+    let wakes = finder_wakes(sleepers, other_searchers, frequent, || {
         asked.set(true);
         more
     });
-    (wake, asked.get())
+    (wakes, asked.get())
 }
 
-/// Queued work gets up to two helpers, whatever the rate and the other
-/// searchers; nobody sleeping means nobody to wake, and the finder does not
-/// look at the queue (a contended cache line) for nothing.
+/// Queued work gets up to two helpers at once, whatever the rate and the
+/// other searchers; nobody sleeping means nobody to wake, and the finder
+/// does not look at the queue (a contended cache line) for nothing.
 #[test]
 fn queued_work_gets_up_to_two_helpers() {
+    use FinderWakes::{Helpers, Nobody};
     for frequent in [false, true] {
         for others in [0, 1, 3] {
-            assert_eq!(helpers(1, others, frequent, true), (1, true));
-            assert_eq!(helpers(2, others, frequent, true), (2, true));
-            assert_eq!(helpers(7, others, frequent, true), (2, true));
-            assert_eq!(helpers(0, others, frequent, true), (0, false));
+            assert_eq!(wakes(1, others, frequent, true), (Helpers(1), true));
+            assert_eq!(wakes(2, others, frequent, true), (Helpers(2), true));
+            assert_eq!(wakes(7, others, frequent, true), (Helpers(2), true));
+            assert_eq!(wakes(0, others, frequent, true), (Nobody, false));
         }
     }
 }
 
-/// With its source left empty, the last searcher wakes one successor when
-/// work arrives often (the mutant `successor_never_woken` wakes none), and
-/// nobody when work is rare (the mutant `successor_woken_when_work_is_rare`
-/// wakes one) or when another searcher is still awake.
+/// With its source left empty, the last searcher owes one successor, woken
+/// after its job, when work arrives often (the mutant
+/// `successor_never_woken` owes none), and nobody when work is rare (the
+/// mutant `successor_woken_when_work_is_rare` owes one) or when another
+/// searcher is still awake.
 #[test]
-fn the_last_searcher_wakes_one_successor_only_when_work_is_frequent() {
-    assert_eq!(helpers(1, 0, true, false), (1, true));
-    assert_eq!(helpers(5, 0, true, false), (1, true));
-    assert_eq!(helpers(5, 0, false, false), (0, true));
-    assert_eq!(helpers(5, 1, true, false), (0, true));
-    assert_eq!(helpers(0, 0, true, false), (0, false));
+fn the_last_searcher_owes_a_successor_only_when_work_is_frequent() {
+    use FinderWakes::{Nobody, SuccessorAfterJob};
+    assert_eq!(wakes(1, 0, true, false), (SuccessorAfterJob, true));
+    assert_eq!(wakes(5, 0, true, false), (SuccessorAfterJob, true));
+    assert_eq!(wakes(5, 0, false, false), (Nobody, true));
+    assert_eq!(wakes(5, 1, true, false), (Nobody, true));
+    assert_eq!(wakes(0, 0, true, false), (Nobody, false));
+}
+
+/// After its job, the successor is still woken only if someone sleeps and
+/// nobody searches: a searcher woken meanwhile meets the next job as well
+/// (the mutant `successor_woken_beside_a_searcher` wakes one anyway).
+#[test]
+fn a_successor_is_woken_only_while_nobody_searches() {
+    assert!(successor_still_needed(1, 0));
+    assert!(successor_still_needed(6, 0));
+    assert!(!successor_still_needed(6, 1));
+    assert!(!successor_still_needed(0, 0));
+    assert!(!successor_still_needed(0, 2));
 }
 
 /// Work is frequent, for the successor rule, while the search has not
