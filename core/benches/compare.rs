@@ -579,8 +579,8 @@ fn wait_until(due: Instant) {
 /// has run, so high rates can be out of its reach: the last figure says what
 /// was achieved). Figures: the workers' CPU per second of the run (ms/s);
 /// the p50, p99 and p99.9 of the time from the call (`spawn` or `install`)
-/// to the start of the job (us); how many times the workers blocked per job (went
-/// to sleep, or waited for a contended lock: their voluntary context
+/// to the start of the job (us); how many times the workers blocked per job
+/// (went to sleep, or waited for a contended lock: their voluntary context
 /// switches); and the rate achieved (jobs per second).
 fn load<P: Pool>(threads: usize, mode: Mode, period: Duration, duration: Duration) -> Figures {
     let pool = Started::<P>::new(threads);
@@ -665,7 +665,6 @@ fn sporadic<P: Pool>(mode: Mode) -> Figures {
 /// Whether `--samples` asked for the latency details of the sporadic runs.
 static DETAIL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// The nearest-rank percentile of sorted values.
 /// The value below which `per_mille` thousandths of `sorted` lie (the
 /// nearest-rank quantile).
 fn per_mille(sorted: &[u64], per_mille: usize) -> u64 {

@@ -524,9 +524,9 @@ impl Validator {
         )
     }
 
-    /// As `take_with`, for a post (`post`) or a finder that decides wake-ups:
-    /// what the transitions taken allowed it to owe is kept until its thread
-    /// records its `WakeLoop`.
+    /// As `take_with`, for a post (`post`), a finder or a successor's check
+    /// that decides wake-ups: what the transitions taken allowed it to owe is
+    /// kept until its thread records its `WakeLoop`.
     #[allow(clippy::too_many_arguments)]
     fn take_deciding_wake_ups(
         &mut self,
@@ -1089,7 +1089,7 @@ impl Validator {
                     };
                     let name = format!("{prefix}, takes from {from}");
                     let filter = |n: &str| n.starts_with(&name);
-                    // `helpers_to_wake` decides after more scheduling points
+                    // `finder_wakes` decides after more scheduling points
                     // (its queue loads); the model adds the wake-ups with the
                     // decrement. Counting them only when the `WakeLoop`
                     // record comes leaves the validator's count below the

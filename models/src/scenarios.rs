@@ -207,7 +207,11 @@ pub fn installs_one_after_another(config: Config) {
     for index in 0..config.jobs {
         let job_runs = Arc::clone(&runs);
         // `install` returns only after its job has run, so the job's value
-        // coming back is that run.
+        // coming back is that run. Under C++20 too: the job's result and
+        // its run count are written before the worker sets the caller's
+        // `LockLatch` under its mutex, and the caller reads them after
+        // taking that mutex and seeing it set (the unlock synchronizes with
+        // the lock), which also orders `assert_each_ran_once`'s loads.
         assert_eq!(
             pool.install(move || {
                 job_runs.ran(index);

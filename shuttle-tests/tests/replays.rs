@@ -26,7 +26,9 @@
 //! sleeps (`Sleep::work_found`) had moved scheduling points; three of them
 //! (`sleeper_decrements`, `latch_set_without_lock`,
 //! `unlocked_blocked_precheck`) again on 2026-11-27, after the policy's
-//! successor wake-up (`policy::helpers_to_wake`) had. Each names the default
+//! successor wake-up (`policy::finder_wakes`) had; and
+//! `sleeper_decrements` once more the same day, after the successor moved
+//! to after the finder's job (`Sleep::job_done`). Each names the default
 //! seed.
 
 use drowse_models::{
