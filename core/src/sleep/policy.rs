@@ -155,7 +155,9 @@ impl SearchBudget {
         }
     }
 
-    /// Fruitless rounds before getting sleepy.
+    /// Fruitless rounds before getting sleepy (the tests' view: the pool
+    /// reads them through `Search::rounds`).
+    #[cfg(test)]
     pub(crate) fn rounds(self) -> u32 {
         self.rounds
     }
