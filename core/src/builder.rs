@@ -304,17 +304,20 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// The longest a worker that has run out of work keeps looking before it
+    /// How long a worker that has run out of work keeps looking before it
     /// goes to sleep: it searches every queue up to `rounds` times, yielding
     /// its time slice after each fruitless search, then announces that it is
     /// about to sleep, searches once more, and sleeps. The default is 32, as
     /// in rayon-core. Each worker starts with the full `rounds` and adapts:
     /// after a sleep that lasted much longer than a full search (four times
-    /// as long) it searches half as long next time (down to one round), and
-    /// after a shorter sleep, or a sleep attempt that met new work, the full
-    /// `rounds` again. So a pool that gets work now and then sleeps after a
-    /// round or two, and one that gets work often searches as rayon-core's
-    /// does. Drowse's own; rayon-core has no such setting.
+    /// as long) it searches half as long next time (down to one round);
+    /// after a sleep shorter than the search before it, twice as long (up to
+    /// four times `rounds`, while such a search lasts under 50 us); after
+    /// any other sleep, or a sleep attempt that met new work, at least the
+    /// full `rounds` again. So a pool that gets work now and then sleeps
+    /// after a round or two, and one that gets a job just after each of its
+    /// searches gives up searches a little longer and meets it awake.
+    /// Drowse's own; rayon-core has no such setting.
     ///
     /// The number is a tuning knob, not part of the protocol's correctness:
     /// the proof holds for every value of at least 1, and every execution

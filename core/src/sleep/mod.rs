@@ -110,7 +110,7 @@ impl Sleep {
         }
     }
 
-    /// The budget a worker starts with, and the most it can grow to.
+    /// The budget a worker starts with.
     pub(crate) fn full_search_budget(&self) -> SearchBudget {
         SearchBudget::full(self.search_rounds_before_sleep)
     }
@@ -119,7 +119,7 @@ impl Sleep {
     /// budget its last search handed back.
     #[inline]
     pub(crate) fn start_looking(&self, worker_index: usize, budget: SearchBudget) -> IdleState {
-        debug_assert!((1..=self.search_rounds_before_sleep).contains(&budget.rounds()));
+        debug_assert!(budget.is_within_bounds(self.search_rounds_before_sleep));
         self.counters.add_inactive_thread();
         record::step(Step::StartLooking, Some(worker_index));
         IdleState {
@@ -147,7 +147,7 @@ impl Sleep {
             before.sleeping_threads(),
             // The finder itself was inactive and awake.
             before.awake_but_idle_threads() - 1,
-            idle_state.search.work_is_frequent(),
+            idle_state.search.successor_would_help(),
             more_work_queued,
         );
         let successor = match wakes {

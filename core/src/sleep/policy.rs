@@ -12,12 +12,15 @@
 //! `Search::blocking` and `Search::woke`.
 //!
 //! Its one setting is `search_rounds_before_sleep` (`R`, the builder's
-//! `ThreadPoolBuilder::search_rounds_before_sleep`): the most rounds a
-//! search has. Each worker's budget (`B`, a `SearchBudget`) starts at `R`
-//! and adapts to what its sleeps meet. When work arrives rarely, a worker's
-//! rounds find nothing and each costs a scan of every queue and a
-//! `yield_now`; when it arrives often, the rounds find it awake and spare a
-//! sleep and a wake-up.
+//! `ThreadPoolBuilder::search_rounds_before_sleep`): the rounds a worker's
+//! first search has. Each worker's budget (`B`, a `SearchBudget`) starts at
+//! `R` and adapts to what its sleeps meet, between 1 and `MAX_GROWTH` x `R`.
+//! When work arrives rarely, a worker's rounds find nothing and each costs a
+//! scan of every queue and a `yield_now`; when it arrives often, the rounds
+//! find it awake and spare a sleep and a wake-up. A round's length depends
+//! on the machine (how many queues, whether `yield_now` finds another
+//! thread to run), so the budget is judged by the times it measures, not by
+//! the count of rounds.
 //!
 //! The clock is a parameter (`PolicyInstant`): the pool reads the facade's
 //! clock (`crate::sync::time`, which stands still under the checkers), and
@@ -37,6 +40,21 @@ const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
 
 /// The most helpers a finder wakes for queued work.
 const MAX_HELPERS: usize = 2;
+
+/// How many times `R` rounds a budget can grow to. The budget grows only
+/// while a search stays under `LONGEST_GROWN_SEARCH`; this bounds it in
+/// rounds too, for a clock too coarse to time a round.
+const MAX_GROWTH: u32 = 4;
+
+/// The longest search a budget grows to. A futex wake-up costs from a few
+/// to tens of microseconds (5-6 us on the 16-CPU machine of
+/// docs/performance.md, about 10 us on its 2-CPU one), so a search about as
+/// long as the dearest one can still be cheaper than the sleep it spares; a
+/// longer one would be paid for at every rate where jobs come just too
+/// seldom to be met. Where rounds are slow (many queues to look at, or a
+/// `yield_now` that runs another thread) `R` rounds come near this already
+/// and the budget grows less or not at all.
+const LONGEST_GROWN_SEARCH: Duration = Duration::from_micros(50);
 
 /// Whom a worker that has just found work wakes, and when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +77,8 @@ pub(crate) enum FinderWakes {
 ///
 /// Otherwise one successor, but only when the finder was the last searcher
 /// (`other_searchers` is 0) and work arrives often (`work_is_frequent`: its
-/// search found the job without blocking, `Search::work_is_frequent`):
+/// search found the job without blocking, and the finder's budget has not
+/// grown, `Search::successor_would_help`):
 /// with nobody left searching, the next job would wait for a wake-up, and at
 /// high rates that wait is the latency's tail. When work is rare, a
 /// successor would search for nothing and sleep again, so a lone job wakes
@@ -115,9 +134,9 @@ impl PolicyInstant for Instant {
     }
 }
 
-/// One worker's search budget `B`: at least 1 and at most the pool's
-/// `search_rounds_before_sleep`. The worker carries it from one search to
-/// the next (`WorkerThread::search_budget`): `SearchBudget::start` begins a
+/// One worker's search budget `B`: at least 1 and at most `MAX_GROWTH`
+/// times the pool's `search_rounds_before_sleep`. The worker carries it
+/// from one search to the next (`WorkerThread::search_budget`): `SearchBudget::start` begins a
 /// search with it and `Search::end` hands back the budget for the next one.
 /// No other thread sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +146,7 @@ pub(crate) struct SearchBudget {
 }
 
 impl SearchBudget {
-    /// The budget a worker starts with, and the most it can grow to.
+    /// The budget a worker starts with.
     pub(crate) fn full(search_rounds_before_sleep: u32) -> SearchBudget {
         debug_assert!(search_rounds_before_sleep > 0, "checked by the builder");
         SearchBudget {
@@ -136,9 +155,24 @@ impl SearchBudget {
         }
     }
 
-    /// Fruitless rounds before getting sleepy.
+    /// Fruitless rounds before getting sleepy (the tests' view: the pool
+    /// reads them through `Search::rounds`).
+    #[cfg(test)]
     pub(crate) fn rounds(self) -> u32 {
         self.rounds
+    }
+
+    /// Whether the budget has grown past `R` rounds: its searches are long
+    /// enough to meet the next job themselves.
+    fn has_grown(self) -> bool {
+        self.rounds > self.search_rounds_before_sleep
+    }
+
+    /// Whether the budget is within its bounds for a pool of
+    /// `search_rounds_before_sleep`.
+    pub(crate) fn is_within_bounds(self, search_rounds_before_sleep: u32) -> bool {
+        self.search_rounds_before_sleep == search_rounds_before_sleep
+            && (1..=search_rounds_before_sleep.saturating_mul(MAX_GROWTH)).contains(&self.rounds)
     }
 
     /// Begins a search with this budget.
@@ -148,6 +182,19 @@ impl SearchBudget {
             sleepy_since: None,
             blocked_at: None,
             blocked: false,
+        }
+    }
+
+    /// Twice as many rounds, but at least the full budget and at most
+    /// `MAX_GROWTH` times it.
+    pub(super) fn grown(self) -> SearchBudget {
+        let full = self.search_rounds_before_sleep;
+        SearchBudget {
+            rounds: self
+                .rounds
+                .saturating_mul(2)
+                .clamp(full, full.saturating_mul(MAX_GROWTH)),
+            ..self
         }
     }
 
@@ -163,15 +210,28 @@ impl SearchBudget {
     /// between its announcement and its block) that took `last_round`. A
     /// sleep that outlasted `LONG_SLEEP_IN_FULL_SEARCHES` full searches of
     /// such rounds means work is rare: searching longer could not have found
-    /// it awake, so the next search has half as many rounds. After a shorter
-    /// sleep the next search is a full one again: with work this frequent, a
-    /// full search often finds it awake, sparing a sleep and a wake-up.
+    /// it awake, so the next search has half as many rounds.
+    ///
+    /// A sleep shorter than the search before it (`B` rounds of
+    /// `last_round`) means the job came within one more search: a search
+    /// twice as long would have met it awake, sparing a sleep and a wake-up,
+    /// so the next search has twice the rounds (at least `R`, at most
+    /// `MAX_GROWTH` x `R`), as long as it stays under
+    /// `LONGEST_GROWN_SEARCH`. After any other sleep the next search is a
+    /// full one (`R` rounds) again: with work this frequent, a full search
+    /// often finds it awake.
+    ///
+    /// A clock that stands still (the checkers') times every sleep and
+    /// round as zero: the budget is full, never halved nor grown.
     pub(super) fn after_sleep(self, slept: Duration, last_round: Duration) -> SearchBudget {
         let long_sleep = last_round
             .saturating_mul(self.search_rounds_before_sleep)
             .saturating_mul(LONG_SLEEP_IN_FULL_SEARCHES);
+        let search = last_round.saturating_mul(self.rounds);
         if slept > long_sleep {
             self.halved()
+        } else if slept < search && search.saturating_mul(2) <= LONGEST_GROWN_SEARCH {
+            self.grown()
         } else {
             SearchBudget::full(self.search_rounds_before_sleep)
         }
@@ -207,6 +267,17 @@ impl<I: PolicyInstant> Search<I> {
         !self.blocked
     }
 
+    /// Whether a successor would help this search's finder, if it was the
+    /// last searcher (`finder_wakes`): work is frequent
+    /// (`Search::work_is_frequent`) and the finder's budget has not grown.
+    /// A grown budget says the finder's own next search, once its job has
+    /// run, lasts long enough to meet the next job; a successor would
+    /// search beside it for the same job, doubling the CPU spent searching
+    /// (docs/performance.md, "The search budget grows").
+    pub(super) fn successor_would_help(&self) -> bool {
+        self.work_is_frequent() && !self.budget.has_grown()
+    }
+
     /// The worker announced that it is sleepy at `now`.
     pub(super) fn got_sleepy(&mut self, now: I) {
         self.sleepy_since = Some(now);
@@ -214,9 +285,13 @@ impl<I: PolicyInstant> Search<I> {
 
     /// An attempt to sleep met work (the JEC had moved, or the final look
     /// found a job): work arrives often enough to meet a sleepy worker, so
-    /// the budget is full again.
+    /// the budget is at least full again (a grown one stays: it was long
+    /// enough).
     pub(super) fn met_work_awake(&mut self) {
-        self.budget = SearchBudget::full(self.budget.search_rounds_before_sleep);
+        let full = SearchBudget::full(self.budget.search_rounds_before_sleep);
+        if self.budget.rounds < full.rounds {
+            self.budget = full;
+        }
     }
 
     /// The worker blocks at `now`.

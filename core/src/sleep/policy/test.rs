@@ -65,6 +65,77 @@ fn a_long_sleep_halves_the_budget_and_a_shorter_one_makes_it_full() {
     assert_eq!(budget.after_sleep(Duration::ZERO, Duration::ZERO), full);
 }
 
+/// A sleep shorter than the search before it doubles the budget, up to four
+/// times `R`, while the doubled search stays under 50 us (the mutant
+/// `search_budget_never_grows` makes every such sleep give a full budget).
+#[test]
+fn a_sleep_shorter_than_its_search_doubles_the_budget() {
+    let full = SearchBudget::full(32);
+    let round = Duration::from_nanos(100);
+    let short = Duration::from_micros(1);
+    // 32 rounds of 100 ns: a search of 3.2 us, outlasting a sleep of 1 us.
+    let twice = full.after_sleep(short, round);
+    assert_eq!(twice.rounds(), 64);
+    let four_times = twice.after_sleep(short, round);
+    assert_eq!(four_times.rounds(), 128);
+    assert_eq!(four_times.after_sleep(short, round).rounds(), 128);
+    // A halved budget that meets a short sleep is full again, and no more.
+    assert_eq!(full.halved().after_sleep(short, round), full);
+    // A sleep as long as the search, or longer but not long (four full
+    // searches, 12.8 us), makes a grown budget full.
+    assert_eq!(
+        four_times.after_sleep(Duration::from_nanos(12_800), round),
+        full
+    );
+    assert_eq!(twice.after_sleep(Duration::from_micros(10), round), full);
+    // Rounds of 1 us: a doubled search would last 64 us, over 50 us.
+    assert_eq!(
+        full.after_sleep(short, Duration::from_micros(1)),
+        full,
+        "no search grows past 50 us"
+    );
+    // 32 rounds of 750 ns double to 48 us: still under.
+    assert_eq!(
+        full.after_sleep(short, Duration::from_nanos(750)).rounds(),
+        64
+    );
+}
+
+/// An attempt to sleep that met work keeps a grown budget (it was long
+/// enough) and fills a halved one.
+#[test]
+fn meeting_work_awake_keeps_a_grown_budget() {
+    let full = SearchBudget::full(32);
+    let grown = full.after_sleep(Duration::from_micros(1), Duration::from_nanos(100));
+    assert_eq!(grown.rounds(), 64);
+    for (budget, after) in [(grown, grown), (full.halved(), full), (full, full)] {
+        let mut search: Search<At> = budget.start();
+        search.got_sleepy(micros(0));
+        search.met_work_awake();
+        assert_eq!(search.end(), after);
+    }
+}
+
+/// A finder whose budget has grown owes no successor, even when its search
+/// found the job awake: its own next search meets the next job (the mutant
+/// `successor_beside_a_grown_search` owes one).
+#[test]
+fn a_grown_budget_wants_no_successor() {
+    let full = SearchBudget::full(32);
+    let grown = full.after_sleep(Duration::from_micros(1), Duration::from_nanos(100));
+    assert_eq!(grown.rounds(), 64);
+    for (budget, helps) in [(full, true), (full.halved(), true), (grown, false)] {
+        let search: Search<At> = budget.start();
+        assert!(search.work_is_frequent());
+        assert_eq!(search.successor_would_help(), helps, "{budget:?}");
+    }
+    // A search that blocked wants none, whatever its budget.
+    let mut search: Search<At> = full.start();
+    search.got_sleepy(micros(0));
+    search.blocking(micros(2));
+    assert!(!search.successor_would_help());
+}
+
 /// The budget adapts across searches, not within one: a worker that slept
 /// long starts its next search with the halved budget (the mutant
 /// `search_budget_not_carried` starts every search with a full one).
