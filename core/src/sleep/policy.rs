@@ -136,9 +136,9 @@ impl PolicyInstant for Instant {
 
 /// One worker's search budget `B`: at least 1 and at most `MAX_GROWTH`
 /// times the pool's `search_rounds_before_sleep`. The worker carries it
-/// from one search to the next (`WorkerThread::search_budget`): `SearchBudget::start` begins a
-/// search with it and `Search::end` hands back the budget for the next one.
-/// No other thread sees it.
+/// from one search to the next (`WorkerThread::search_budget`):
+/// `SearchBudget::start` begins a search with it and `Search::end` hands
+/// back the budget for the next one. No other thread sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SearchBudget {
     rounds: u32,
@@ -188,12 +188,20 @@ impl SearchBudget {
     /// Twice as many rounds, but at least the full budget and at most
     /// `MAX_GROWTH` times it.
     pub(super) fn grown(self) -> SearchBudget {
-        let full = self.search_rounds_before_sleep;
         SearchBudget {
             rounds: self
                 .rounds
                 .saturating_mul(2)
-                .clamp(full, full.saturating_mul(MAX_GROWTH)),
+                .min(self.search_rounds_before_sleep.saturating_mul(MAX_GROWTH)),
+            ..self
+        }
+        .at_least_full()
+    }
+
+    /// As many rounds, but at least the full budget.
+    fn at_least_full(self) -> SearchBudget {
+        SearchBudget {
+            rounds: self.rounds.max(self.search_rounds_before_sleep),
             ..self
         }
     }
@@ -288,10 +296,7 @@ impl<I: PolicyInstant> Search<I> {
     /// the budget is at least full again (a grown one stays: it was long
     /// enough).
     pub(super) fn met_work_awake(&mut self) {
-        let full = SearchBudget::full(self.budget.search_rounds_before_sleep);
-        if self.budget.rounds < full.rounds {
-            self.budget = full;
-        }
+        self.budget = self.budget.at_least_full();
     }
 
     /// The worker blocks at `now`.

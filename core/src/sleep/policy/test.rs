@@ -65,6 +65,14 @@ fn a_long_sleep_halves_the_budget_and_a_shorter_one_makes_it_full() {
     assert_eq!(budget.after_sleep(Duration::ZERO, Duration::ZERO), full);
 }
 
+/// A budget of 32 rounds grown once: after a sleep of 1 us that followed a
+/// search of 32 rounds of 100 ns (3.2 us), 64 rounds.
+fn grown_once_from(full: SearchBudget) -> SearchBudget {
+    let grown = full.after_sleep(Duration::from_micros(1), Duration::from_nanos(100));
+    assert_eq!(grown.rounds(), 64);
+    grown
+}
+
 /// A sleep shorter than the search before it doubles the budget, up to four
 /// times `R`, while the doubled search stays under 50 us (the mutant
 /// `search_budget_never_grows` makes every such sleep give a full budget).
@@ -106,8 +114,7 @@ fn a_sleep_shorter_than_its_search_doubles_the_budget() {
 #[test]
 fn meeting_work_awake_keeps_a_grown_budget() {
     let full = SearchBudget::full(32);
-    let grown = full.after_sleep(Duration::from_micros(1), Duration::from_nanos(100));
-    assert_eq!(grown.rounds(), 64);
+    let grown = grown_once_from(full);
     for (budget, after) in [(grown, grown), (full.halved(), full), (full, full)] {
         let mut search: Search<At> = budget.start();
         search.got_sleepy(micros(0));
@@ -122,8 +129,7 @@ fn meeting_work_awake_keeps_a_grown_budget() {
 #[test]
 fn a_grown_budget_wants_no_successor() {
     let full = SearchBudget::full(32);
-    let grown = full.after_sleep(Duration::from_micros(1), Duration::from_nanos(100));
-    assert_eq!(grown.rounds(), 64);
+    let grown = grown_once_from(full);
     for (budget, helps) in [(full, true), (full.halved(), true), (grown, false)] {
         let search: Search<At> = budget.start();
         assert!(search.work_is_frequent());
