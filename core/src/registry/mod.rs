@@ -20,6 +20,7 @@ use crate::sync::{thread, Arc, Mutex};
 use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
 use crate::{ThreadPoolBuildError, ThreadPoolBuilder};
+use crossbeam_utils::CachePadded;
 use std::any::Any;
 use std::fmt;
 use std::mem;
@@ -48,7 +49,11 @@ pub(crate) struct Registry {
     exit_handler: Option<Box<ThreadHandler>>,
     /// One for each `ThreadPool` handle and each spawned job not yet run.
     /// When it drops to zero, every worker's terminate latch is set.
-    terminate_count: AtomicUsize,
+    /// On a cache line of its own: every spawn and every spawned job's end
+    /// write it, and beside read-mostly fields (`thread_infos`, read by every
+    /// steal) each of those writes would cost the readers a cache miss
+    /// (docs/performance.md, "The spawn flood: false sharing").
+    terminate_count: CachePadded<AtomicUsize>,
     /// Workers handed out (every worker but a `use_current_thread` one) whose
     /// main loop has not finished.
     stopped: Arc<WorkerCountdown>,
@@ -147,7 +152,7 @@ impl Registry {
             panic_handler: builder.panic_handler.take(),
             start_handler: builder.start_handler.take(),
             exit_handler: builder.exit_handler.take(),
-            terminate_count: AtomicUsize::new(1),
+            terminate_count: CachePadded::new(AtomicUsize::new(1)),
             stopped,
             current_thread_worker: use_current_thread,
             started,
@@ -515,3 +520,6 @@ impl Drop for AbandonOnFailure<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod test;

@@ -30,7 +30,10 @@ use crossbeam_utils::CachePadded;
 /// The sleep state of one pool.
 pub(crate) struct Sleep {
     worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,
-    counters: AtomicCounters,
+    /// On a cache line of its own: every search's start and end and every
+    /// post write it, from every thread, and the fields around it are read
+    /// on every steal and wake-up.
+    counters: CachePadded<AtomicCounters>,
     /// The most fruitless rounds a worker searches before it gets sleepy: the
     /// search policy's setting (`policy.rs`). At least 1. The proof does not
     /// depend on it (`docs/proof.md`, lemma 0), which is why the checkers may
@@ -103,7 +106,7 @@ impl Sleep {
         assert!(search_rounds_before_sleep > 0, "checked by the builder");
         Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
-            counters: AtomicCounters::new(jec_width),
+            counters: CachePadded::new(AtomicCounters::new(jec_width)),
             search_rounds_before_sleep,
             #[cfg(feature = "diagnostics")]
             sleeps_abandoned: AtomicUsize::new(0),

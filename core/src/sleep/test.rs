@@ -191,3 +191,14 @@ fn busy_workers_are_at_rest_for_the_sleep_counters() {
     };
     assert_eq!(busy.check_at_rest(), Ok(()));
 }
+
+#[test]
+fn the_counters_have_a_cache_line_of_their_own() {
+    // Every search's start and end and every post write them, from every
+    // thread, while the fields beside them are read on every steal and
+    // wake-up.
+    assert!(crate::cache_line::has_a_cache_line_of_its_own(
+        std::mem::offset_of!(Sleep, counters),
+        |sleep: &Sleep| &sleep.counters,
+    ));
+}
