@@ -110,7 +110,8 @@ fn a_sleep_shorter_than_its_search_doubles_the_budget() {
 }
 
 /// An attempt to sleep that met work keeps a grown budget (it was long
-/// enough) and fills a halved one.
+/// enough) and fills a halved one (the mutant `met_work_awake_drops_growth`
+/// makes every such budget exactly `R`).
 #[test]
 fn meeting_work_awake_keeps_a_grown_budget() {
     let full = SearchBudget::full(32);
