@@ -187,7 +187,7 @@ impl SearchBudget {
 
     /// Twice as many rounds, but at least the full budget and at most
     /// `MAX_GROWTH` times it.
-    pub(super) fn grown(self) -> SearchBudget {
+    fn grown(self) -> SearchBudget {
         SearchBudget {
             rounds: self
                 .rounds
