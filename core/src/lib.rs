@@ -69,8 +69,6 @@
 
 mod broadcast;
 mod builder;
-#[cfg(test)]
-mod cache_line;
 #[cfg(doctest)]
 mod compile_fail;
 mod job;

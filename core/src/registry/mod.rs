@@ -13,14 +13,13 @@ use crate::lifecycle::{CountdownWaiter, WorkerCountdown, WorkerLifetime};
 use crate::sleep::Sleep;
 #[cfg(feature = "diagnostics")]
 use crate::sleep::SleepSnapshot;
-use crate::sync::atomic::{AtomicUsize, Ordering};
+use crate::sync::atomic::Ordering;
 use crate::sync::deque::{Injector, Stealer, Worker};
 use crate::sync::record::{self, Step};
 use crate::sync::{thread, Arc, Mutex};
 use crate::thread_builder::{ThreadBuilder, ThreadSpawn};
 use crate::unwind;
 use crate::{ThreadPoolBuildError, ThreadPoolBuilder};
-use crossbeam_utils::CachePadded;
 use std::any::Any;
 use std::fmt;
 use std::mem;
@@ -47,13 +46,6 @@ pub(crate) struct Registry {
     panic_handler: Option<Box<PanicHandler>>,
     start_handler: Option<Box<ThreadHandler>>,
     exit_handler: Option<Box<ThreadHandler>>,
-    /// One for each `ThreadPool` handle and each spawned job not yet run.
-    /// When it drops to zero, every worker's terminate latch is set.
-    /// On a cache line of its own: every spawn and every spawned job's end
-    /// write it, and beside read-mostly fields (`thread_infos`, read by every
-    /// steal) each of those writes would cost the readers a cache miss
-    /// (docs/performance.md, "The spawn flood: false sharing").
-    terminate_count: CachePadded<AtomicUsize>,
     /// Workers handed out (every worker but a `use_current_thread` one) whose
     /// main loop has not finished.
     stopped: Arc<WorkerCountdown>,
@@ -152,7 +144,6 @@ impl Registry {
             panic_handler: builder.panic_handler.take(),
             start_handler: builder.start_handler.take(),
             exit_handler: builder.exit_handler.take(),
-            terminate_count: CachePadded::new(AtomicUsize::new(1)),
             stopped,
             current_thread_worker: use_current_thread,
             started,
@@ -302,7 +293,7 @@ impl Registry {
     /// Pushes a job from outside the pool (or from another pool).
     pub(crate) fn inject(&self, job: JobRef) {
         crate::sync::debug_assert_shared!(
-            self.terminate_count.load(Ordering::Acquire) != 0,
+            self.sleep.terminate_count().load(Ordering::Acquire) != 0,
             "a job was injected into a pool that has ended"
         );
         let queue_was_empty = self.injected_jobs.is_empty();
@@ -353,7 +344,7 @@ impl Registry {
         {
             let broadcasts = self.broadcasts.lock().unwrap();
             crate::sync::debug_assert_shared!(
-                self.terminate_count.load(Ordering::Acquire) != 0,
+                self.sleep.terminate_count().load(Ordering::Acquire) != 0,
                 "a job was broadcast into a pool that has ended"
             );
             for (queue, job) in broadcasts.iter().zip(jobs) {
@@ -443,15 +434,19 @@ impl Registry {
     /// every spawn calls it, and a call costs more than its one atomic add.
     #[inline]
     pub(crate) fn increment_terminate_count(&self) {
-        let before = self.terminate_count.fetch_add(1, Ordering::AcqRel);
+        let before = self.sleep.terminate_count().fetch_add(1, Ordering::AcqRel);
         assert_ne!(before, 0, "a job was spawned into a pool that has ended");
         assert_ne!(before, usize::MAX, "terminate count overflow");
     }
 
     /// One reason to keep the workers alive is gone; with the last one, tell
     /// every worker to exit once it is out of work.
+    ///
+    /// The terminate count has one reason for each `ThreadPool` handle and
+    /// each spawned job not yet run. It is stored in `Sleep`, beside the
+    /// sleep counters, only for its cache line (`Sleep::terminate_count`).
     pub(crate) fn terminate(&self) {
-        if self.terminate_count.fetch_sub(1, Ordering::AcqRel) == 1 {
+        if self.sleep.terminate_count().fetch_sub(1, Ordering::AcqRel) == 1 {
             record::step(Step::Terminate, None);
             for (index, thread_info) in self.thread_infos.iter().enumerate() {
                 // SAFETY: the latch lives in `self`, which outlives this call,
@@ -521,5 +516,3 @@ impl Drop for AbandonOnFailure<'_> {
     }
 }
 
-#[cfg(test)]
-mod test;

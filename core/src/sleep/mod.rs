@@ -19,9 +19,7 @@ use self::policy::{finder_wakes, successor_still_needed, FinderWakes, Search};
 #[cfg(feature = "diagnostics")]
 pub use self::snapshot::SleepSnapshot;
 use crate::latch::CoreLatch;
-#[cfg(feature = "diagnostics")]
-use crate::sync::atomic::AtomicUsize;
-use crate::sync::atomic::{fence, Ordering};
+use crate::sync::atomic::{fence, AtomicUsize, Ordering};
 use crate::sync::record::{self, Step};
 use crate::sync::time::Instant;
 use crate::sync::{thread, Condvar, Mutex};
@@ -30,10 +28,9 @@ use crossbeam_utils::CachePadded;
 /// The sleep state of one pool.
 pub(crate) struct Sleep {
     worker_sleep_states: Vec<CachePadded<WorkerSleepState>>,
-    /// On a cache line of its own: every search's start and end and every
-    /// post write it, from every thread, and the fields around it are read
-    /// on every steal and wake-up.
-    counters: CachePadded<AtomicCounters>,
+    /// The sleep counters and the pool's terminate count, on a cache line
+    /// of their own (see `HotWords`).
+    hot: CachePadded<HotWords>,
     /// The most fruitless rounds a worker searches before it gets sleepy: the
     /// search policy's setting (`policy.rs`). At least 1. The proof does not
     /// depend on it (`docs/proof.md`, lemma 0), which is why the checkers may
@@ -44,6 +41,24 @@ pub(crate) struct Sleep {
     /// announcement for new work.
     #[cfg(feature = "diagnostics")]
     sleeps_abandoned: AtomicUsize,
+}
+
+/// The two words that every job writes from more than one thread, kept
+/// together on one cache line and apart from everything else.
+///
+/// The sleep counters are written by every search's start and end and read
+/// or written by every post; the terminate count (the registry's: see
+/// `Registry::terminate`) is written by every spawn and every spawned job's
+/// end. The same threads write both at the same moments: a spawn bumps the
+/// terminate count and then posts, and a worker ends its search, runs the
+/// job and drops the count. On one line, a job moves one line from the
+/// thread that posts it to the thread that runs it; on two, it moves two,
+/// each a cache miss (docs/performance.md, "The two hot words share one
+/// line"). A read-mostly field on their line would miss on each of those
+/// writes ("The spawn flood: false sharing"), hence the padding around them.
+struct HotWords {
+    counters: AtomicCounters,
+    terminate_count: AtomicUsize,
 }
 
 /// Where one worker blocks.
@@ -106,11 +121,20 @@ impl Sleep {
         assert!(search_rounds_before_sleep > 0, "checked by the builder");
         Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
-            counters: CachePadded::new(AtomicCounters::new(jec_width)),
+            hot: CachePadded::new(HotWords {
+                counters: AtomicCounters::new(jec_width),
+                terminate_count: AtomicUsize::new(1),
+            }),
             search_rounds_before_sleep,
             #[cfg(feature = "diagnostics")]
             sleeps_abandoned: AtomicUsize::new(0),
         }
+    }
+
+    /// The pool's terminate count, kept here for its cache line (see
+    /// `HotWords`); only the registry uses it. It starts at 1.
+    pub(crate) fn terminate_count(&self) -> &AtomicUsize {
+        &self.hot.terminate_count
     }
 
     /// The budget a worker starts with.
@@ -123,7 +147,7 @@ impl Sleep {
     #[inline]
     pub(crate) fn start_looking(&self, worker_index: usize, budget: SearchBudget) -> IdleState {
         debug_assert!(budget.is_within_bounds(self.search_rounds_before_sleep));
-        self.counters.add_inactive_thread();
+        self.hot.counters.add_inactive_thread();
         record::step(Step::StartLooking, Some(worker_index));
         IdleState {
             worker_index,
@@ -180,7 +204,7 @@ impl Sleep {
     /// finder's wake-ups).
     #[cold]
     fn wake_successor(&self, finder: usize) {
-        let counters = self.counters.load();
+        let counters = self.hot.counters.load();
         if successor_still_needed(
             counters.sleeping_threads(),
             counters.awake_but_idle_threads(),
@@ -203,7 +227,7 @@ impl Sleep {
     /// Returns the counters as they were just before.
     #[inline]
     fn leave_inactive(&self, idle_state: &IdleState) -> counters::Counters {
-        let before = self.counters.sub_inactive_thread();
+        let before = self.hot.counters.sub_inactive_thread();
         record::step(Step::WorkFound, Some(idle_state.worker_index));
         before
     }
@@ -241,6 +265,7 @@ impl Sleep {
     #[cold]
     fn announce_sleepy(&self) -> JobsEventCounter {
         let (_, after) = self
+            .hot
             .counters
             .bump_jobs_counter_if(JobsEventCounter::is_active);
         after.jobs_counter()
@@ -273,7 +298,7 @@ impl Sleep {
         // since we got sleepy: the JEC check and the increment are one
         // compare-and-swap.
         loop {
-            let counters = self.counters.load();
+            let counters = self.hot.counters.load();
             if counters.jobs_counter() != idle_state.jobs_counter {
                 record::step(Step::Abandon, Some(worker_index));
                 #[cfg(feature = "diagnostics")]
@@ -283,7 +308,7 @@ impl Sleep {
                 latch.wake_up();
                 return;
             }
-            if self.counters.try_add_sleeping_thread(counters) {
+            if self.hot.counters.try_add_sleeping_thread(counters) {
                 record::step(Step::JoinSleeping, Some(worker_index));
                 break;
             }
@@ -298,7 +323,7 @@ impl Sleep {
         if has_injected_jobs() {
             // Nobody can have woken us: a waker needs our lock. Undo our own
             // increment.
-            self.counters.sub_sleeping_thread();
+            self.hot.counters.sub_sleeping_thread();
             record::step(Step::FinalLookFound, Some(worker_index));
             idle_state.search.met_work_awake();
         } else {
@@ -348,6 +373,7 @@ impl Sleep {
         // Make the JEC odd so that sleepy threads notice, and decide from that
         // same read how many sleepers to wake.
         let (_, counters) = self
+            .hot
             .counters
             .bump_jobs_counter_if(JobsEventCounter::is_sleepy);
         record::step(Step::Post, None);
@@ -403,7 +429,7 @@ impl Sleep {
         // posters then see it as awake at once, and since we hold its lock
         // and have cleared `is_blocked`, no other waker can count it off
         // again.
-        self.counters.sub_sleeping_thread();
+        self.hot.counters.sub_sleeping_thread();
         record::step(Step::Woken, Some(index));
         true
     }

@@ -78,7 +78,7 @@ impl Sleep {
             .iter()
             .map(|state| state.is_blocked.lock().unwrap())
             .collect();
-        let counters: Counters = self.counters.load();
+        let counters: Counters = self.hot.counters.load();
         let blocked_threads = guards.iter().filter(|is_blocked| ***is_blocked).count();
         drop(guards);
         SleepSnapshot {

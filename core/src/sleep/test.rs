@@ -2,7 +2,7 @@
 //! `SleepSnapshot` runs on itself: each invariant it enforces is broken once, so that a check that
 //! always passed would fail here.
 
-use super::{IdleState, JecWidth, SearchBudget, Sleep, SleepSnapshot};
+use super::{HotWords, IdleState, JecWidth, SearchBudget, Sleep, SleepSnapshot};
 use crate::latch::CoreLatch;
 use crate::sync::{thread, Arc};
 use std::time::Duration;
@@ -101,7 +101,7 @@ fn a_worker_that_slept_long_halves_its_budget() {
         };
         // Once the worker counts as sleeping nothing can stop it blocking:
         // nothing is posted, and its final look finds nothing.
-        while sleep.counters.load().sleeping_threads() == 0 {
+        while sleep.hot.counters.load().sleeping_threads() == 0 {
             thread::yield_now();
         }
         // Far longer than four searches of 4 rounds: the sleep counts as
@@ -192,13 +192,36 @@ fn busy_workers_are_at_rest_for_the_sleep_counters() {
     assert_eq!(busy.check_at_rest(), Ok(()));
 }
 
+/// The cache line size the layout test assumes: the smallest that
+/// `crossbeam_utils::CachePadded` pads for on the common 64-bit CPUs.
+const LINE: usize = 64;
+
 #[test]
-fn the_counters_have_a_cache_line_of_their_own() {
-    // Every search's start and end and every post write them, from every
-    // thread, while the fields beside them are read on every steal and
-    // wake-up.
-    assert!(crate::cache_line::has_a_cache_line_of_its_own(
-        std::mem::offset_of!(Sleep, counters),
-        |sleep: &Sleep| &sleep.counters,
-    ));
+fn the_hot_words_share_a_cache_line_of_their_own() {
+    use std::mem::{align_of, offset_of, size_of};
+    // The layout is the compiler's, so it is checked rather than assumed.
+    // `field` only names the type of `Sleep::hot` (the padded one, or not);
+    // it is never called.
+    fn type_size<F>(_field: fn(&Sleep) -> &F) -> usize {
+        size_of::<F>()
+    }
+    let hot: fn(&Sleep) -> &_ = |sleep| &sleep.hot;
+    // Nothing else shares their line: `hot` starts a line and fills it. A
+    // read-mostly field beside the two words would miss on every job's
+    // writes to them.
+    assert!(
+        align_of::<Sleep>() >= LINE && offset_of!(Sleep, hot) % LINE == 0,
+        "the sleep counters and the terminate count do not start a cache line"
+    );
+    assert!(
+        type_size(hot) >= LINE,
+        "the sleep counters and the terminate count share their cache line with other fields"
+    );
+    // Both words are on that one line: each job writes both from the
+    // thread that posts it and the thread that runs it, and on two lines
+    // it would move two lines between those threads instead of one.
+    assert!(
+        size_of::<HotWords>() <= LINE,
+        "the sleep counters and the terminate count are not on one cache line"
+    );
 }
