@@ -515,4 +515,3 @@ impl Drop for AbandonOnFailure<'_> {
         }
     }
 }
-
