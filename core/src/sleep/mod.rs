@@ -185,7 +185,7 @@ impl Sleep {
             }
             FinderWakes::SuccessorAfterJob => Some(idle_state.worker_index),
         };
-        (idle_state.search.end(), SuccessorOwed(successor))
+        (idle_state.search.found_work(), SuccessorOwed(successor))
     }
 
     /// A worker has run the job it found; `owed` is what its `work_found`

@@ -9,12 +9,14 @@
 //! asks it how many rounds this search has and whom a finder wakes
 //! (`finder_wakes`, `successor_still_needed`), and tells it what the
 //! search met: `Search::got_sleepy`, `Search::met_work_awake`,
-//! `Search::blocking` and `Search::woke`.
+//! `Search::blocking`, `Search::woke` and, at its end,
+//! `Search::found_work` or `Search::end`.
 //!
 //! Its one setting is `search_rounds_before_sleep` (`R`, the builder's
 //! `ThreadPoolBuilder::search_rounds_before_sleep`): the rounds a worker's
 //! first search has. Each worker's budget (`B`, a `SearchBudget`) starts at
-//! `R` and adapts to what its sleeps meet, between 1 and `MAX_GROWTH` x `R`.
+//! `R` and adapts to what its searches and sleeps meet, between 1 and
+//! `MAX_GROWTH` x `R`.
 //! When work arrives rarely, a worker's rounds find nothing and each costs a
 //! scan of every queue and a `yield_now`; when it arrives often, the rounds
 //! find it awake and spare a sleep and a wake-up. A round's length depends
@@ -319,7 +321,25 @@ impl<I: PolicyInstant> Search<I> {
         self.budget = self.budget.after_sleep(now.since(blocked_at), last_round);
     }
 
-    /// Ends the search: the budget for the worker's next one.
+    /// Ends a search that found a job: the budget for the worker's next
+    /// one. A search that found its job without blocking met work awake,
+    /// as a sleep attempt that meets work does (`Search::met_work_awake`),
+    /// so the next search is at least full: a budget halved by an earlier
+    /// long sleep would otherwise stay halved through every search that
+    /// finds work, and at the first pause in that work the worker would
+    /// block after half a search, where a full one would have met the next
+    /// job (a program's next parallel call after a short serial step). A
+    /// search that blocked first keeps what its sleep made of the budget.
+    pub(super) fn found_work(self) -> SearchBudget {
+        if self.work_is_frequent() {
+            self.budget.at_least_full()
+        } else {
+            self.budget
+        }
+    }
+
+    /// Ends a search that found no job (what the worker waited for was
+    /// done): the budget for the worker's next one, as it is.
     pub(super) fn end(self) -> SearchBudget {
         self.budget
     }

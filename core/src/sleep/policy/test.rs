@@ -124,6 +124,32 @@ fn meeting_work_awake_keeps_a_grown_budget() {
     }
 }
 
+/// A search that finds its job without blocking hands on at least a full
+/// budget, keeping a grown one; one that blocked first hands on what its
+/// sleep made of the budget (the mutant `found_work_awake_keeps_a_halved_budget`
+/// hands a halved budget on unchanged).
+#[test]
+fn finding_work_awake_fills_a_halved_budget() {
+    let full = SearchBudget::full(32);
+    let grown = grown_once_from(full);
+    let halved = full.halved().halved();
+    for (budget, after) in [(halved, full), (full, full), (grown, grown)] {
+        let search: Search<At> = budget.start();
+        assert_eq!(search.found_work(), after, "{budget:?}");
+    }
+    // Blocked, then woken after 1 ms (a long sleep: over four full
+    // searches of 2 us rounds): the sleep halved the budget, and finding
+    // the job after it keeps that.
+    let mut search: Search<At> = full.start();
+    search.got_sleepy(micros(0));
+    search.blocking(micros(2));
+    search.woke(micros(1_002));
+    assert_eq!(search.found_work().rounds(), 16);
+    // A search that found no job (its latch was set) hands on its budget
+    // as it is.
+    assert_eq!(halved.start::<At>().end(), halved);
+}
+
 /// A finder whose budget has grown owes no successor, even when its search
 /// found the job awake: its own next search meets the next job (the mutant
 /// `successor_beside_a_grown_search` owes one).
