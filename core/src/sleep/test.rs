@@ -200,8 +200,9 @@ const LINE: usize = 64;
 fn the_hot_words_share_a_cache_line_of_their_own() {
     use std::mem::{align_of, offset_of, size_of};
     // The layout is the compiler's, so it is checked rather than assumed.
-    // `field` only names the type of `Sleep::hot` (the padded one, or not);
-    // it is never called.
+    // `type_size` takes `hot` only to name the type of `Sleep::hot` (padded
+    // or not, so that a mutant that unpads it still compiles and fails an
+    // assertion); it never calls it.
     fn type_size<F>(_field: fn(&Sleep) -> &F) -> usize {
         size_of::<F>()
     }
