@@ -414,13 +414,28 @@ impl CountLatch {
 }
 
 impl Latch for CountLatch {
+    /// Counts one down. Inlined: every job of a scope ends with it, and all
+    /// but the last only decrement.
+    #[inline]
     unsafe fn set(this: *const Self) {
         // SAFETY: `this` is live until the count reaches zero and the inner
         // latch is set; the owner cannot return before that.
         let reached_zero = unsafe { (*this).counter.fetch_sub(1, Ordering::AcqRel) } == 1;
-        if !reached_zero {
-            return;
+        if reached_zero {
+            // SAFETY: the count just reached zero, so the inner latch is
+            // still unset and `*this` is live.
+            unsafe { CountLatch::set_inner(this) }
         }
+    }
+}
+
+impl CountLatch {
+    /// The last count: sets the inner latch, waking the owner.
+    ///
+    /// # Safety
+    /// `this` must be live, and its count just brought to zero by the caller.
+    #[cold]
+    unsafe fn set_inner(this: *const Self) {
         // SAFETY: the inner latch is still unset, so `*this` is live.
         match unsafe { &(*this).kind } {
             CountLatchKind::Stealing {
