@@ -174,6 +174,9 @@ impl AsCoreLatch for SpinLatch<'_> {
 }
 
 impl Latch for SpinLatch<'_> {
+    /// Inlined: every stolen half of a `join` ends with it, in the user's
+    /// crate (an out-of-line call there goes through the GOT).
+    #[inline]
     unsafe fn set(this: *const Self) {
         // SAFETY: `this` is live until the core latch is set (caller's
         // contract), and everything needed afterwards is copied out first.
