@@ -414,25 +414,7 @@ impl CountLatch {
             _ => unreachable!("a count latch waited on by a thread it was not made for"),
         }
     }
-}
 
-impl Latch for CountLatch {
-    /// Counts one down. Inlined: every job of a scope ends with it, and all
-    /// but the last only decrement.
-    #[inline]
-    unsafe fn set(this: *const Self) {
-        // SAFETY: `this` is live until the count reaches zero and the inner
-        // latch is set; the owner cannot return before that.
-        let reached_zero = unsafe { (*this).counter.fetch_sub(1, Ordering::AcqRel) } == 1;
-        if reached_zero {
-            // SAFETY: the count just reached zero, so the inner latch is
-            // still unset and `*this` is live.
-            unsafe { CountLatch::set_inner(this) }
-        }
-    }
-}
-
-impl CountLatch {
     /// The last count: sets the inner latch, waking the owner.
     ///
     /// # Safety
@@ -466,6 +448,22 @@ impl CountLatch {
                 let lock_latch = Arc::clone(lock_latch);
                 lock_latch.set();
             }
+        }
+    }
+}
+
+impl Latch for CountLatch {
+    /// Counts one down. Inlined: every job of a scope ends with it, and all
+    /// but the last only decrement.
+    #[inline]
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `this` is live until the count reaches zero and the inner
+        // latch is set; the owner cannot return before that.
+        let reached_zero = unsafe { (*this).counter.fetch_sub(1, Ordering::AcqRel) } == 1;
+        if reached_zero {
+            // SAFETY: the count just reached zero, so the inner latch is
+            // still unset and `*this` is live.
+            unsafe { CountLatch::set_inner(this) }
         }
     }
 }
