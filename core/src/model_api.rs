@@ -68,9 +68,18 @@ impl ModelSleep {
     /// search. A pool runs the job it found between the two, and a model
     /// runs it after: the successor a finder may owe is then woken before
     /// the model's job instead of after it, which no property depends on
-    /// (no step of `docs/proof.md` uses a finder's wake-ups).
-    pub fn work_found(&self, idle_state: ModelIdle, more_work_queued: bool) {
-        let (_, successor) = self.0.work_found(idle_state.0, || more_work_queued);
+    /// (docs/proof.md uses only the hand-off, which comes before the job
+    /// in both). `work_left_behind` is the hand-off's look at every queue
+    /// (`Sleep::hand_off`), asked after its fence.
+    pub fn work_found(
+        &self,
+        idle_state: ModelIdle,
+        more_work_queued: bool,
+        work_left_behind: impl FnOnce() -> bool,
+    ) {
+        let (_, successor) = self
+            .0
+            .work_found(idle_state.0, || more_work_queued, work_left_behind);
         self.0.job_done(successor);
     }
 

@@ -804,6 +804,17 @@ impl Builder {
                     };
                     self.push(more.rename(|n| format!("{n}, more queued: wake {k}]")));
                 }
+                // The hand-off (`Sleep::hand_off`, lemma 9): the last
+                // searcher to leave (`I - S` was 1: itself) wakes one
+                // sleeper when some queue still holds a job after its take.
+                self.push(
+                    base()
+                        .when(var(S).ge(1))
+                        .when((var(I) - var(S)).eq(1))
+                        .when((var(QI) + var(QD) + var(QP)).ge(2))
+                        .add(TOK, 1)
+                        .rename(|n| format!("{n}, last searcher, work left: hand-off, wake 1]")),
+                );
             }
         }
 

@@ -160,6 +160,9 @@ pub enum Step {
     NotBlocked,
     /// `wake_successor`: the worker has run its job and owes a successor.
     Successor,
+    /// `hand_off`: the last searcher to leave saw work queued and wakes
+    /// one sleeper (its `WakeLoop { owed: 1 }` follows).
+    HandOff,
     /// `wake_any_threads` starts, owing `owed` wake-ups.
     WakeLoop {
         owed: usize,
@@ -998,6 +1001,21 @@ impl Validator {
                     false,
                 )?;
                 self.successors += 1;
+                Ok(())
+            }
+            // Its wake-up was decided with its `work_found`, whose
+            // transition the model chose among those that owe one (the
+            // hand-off's, `Sleep::work_found [.., hand-off, wake 1]`); the
+            // `WakeLoop` that follows settles it.
+            Step::HandOff => {
+                let (index, phase) = self.phase(worker)?;
+                if phase != Busy {
+                    return Err(format!(
+                        "worker {index} hands off while {}: in the model only a finder \
+                         that has just taken its job does (`Sleep::hand_off`)",
+                        short(phase)
+                    ));
+                }
                 Ok(())
             }
             Step::Woken | Step::NotBlocked => self.look(step == Step::Woken, worker, thread),

@@ -78,6 +78,11 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         // own deque before it searches or sleeps: no child can wait on a
         // worker blocked outside the pool.
         "injected_job_spawns_internal_jobs",
+        // Property 9 through injected jobs only: both the posts and the
+        // hand-off are a read of the counters between a `SeqCst` fence and
+        // the queues (lemma 9).
+        "injected_job_waits_for_another_injected_job",
+        "searcher_leaves_with_an_injected_job_queued",
     ];
     const SC: &[&str] = &[
         "internal_job_is_found",
@@ -91,6 +96,9 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "join_latch_set_while_owner_falls_asleep",
         "scope_latch_wakes_sleeping_owner",
         "yield_runs_pending_jobs",
+        // Property 9 with an internal job whose pusher blocks (lemma 5 (c)).
+        "blocked_jobs_wait_for_an_injected_job",
+        "blocked_scope_waits_for_installs",
     ];
     if str_eq(name, "join_latch_wakes_owner") {
         // With two or more jobs, `a` blocks outside the pool until the
@@ -175,6 +183,7 @@ mod test {
             include_str!("entry_points.rs"),
             include_str!("fifo.rs"),
             include_str!("countdown.rs"),
+            include_str!("blocking.rs"),
         ];
         let mut seen = 0;
         for source in sources {

@@ -36,6 +36,12 @@
 //!    ([`global_pool`]);
 //! 8. nothing lost or run twice, panics reach the caller: per-job run counts
 //!    in every scenario, [`join_panic_reaches_caller`];
+//! 9. jobs may block: a queued job never waits while every worker not
+//!    blocked in a job sleeps: [`injected_job_waits_for_another_injected_job`],
+//!    [`searcher_leaves_with_an_injected_job_queued`] (under C++20), and
+//!    [`blocked_jobs_wait_for_an_injected_job`],
+//!    [`blocked_scope_waits_for_installs`] (under SC: their blocked jobs
+//!    include an internal one);
 //!
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
@@ -46,6 +52,7 @@
 //! tests run a scenario on real threads only through [`on_std_threads!`],
 //! which refuses the SC-only ones at compile time.
 
+pub mod blocking;
 pub mod countdown;
 pub mod entry_points;
 pub mod fifo;
@@ -55,6 +62,7 @@ pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
 
+pub use blocking::*;
 pub use countdown::*;
 pub use entry_points::*;
 pub use fifo::*;

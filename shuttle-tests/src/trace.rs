@@ -145,6 +145,7 @@ fn model_step(step: Step) -> ModelStep {
         Step::Woken => ModelStep::Woken,
         Step::NotBlocked => ModelStep::NotBlocked,
         Step::Successor => ModelStep::Successor,
+        Step::HandOff => ModelStep::HandOff,
         Step::WakeLoop { owed } => ModelStep::WakeLoop { owed },
         Step::LatchWake => ModelStep::LatchWake,
         Step::InjectPush { was_empty } => ModelStep::InjectPush { was_empty },

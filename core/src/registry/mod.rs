@@ -313,6 +313,19 @@ impl Registry {
         !self.injected_jobs.is_empty()
     }
 
+    /// Whether any queue that every worker may take from holds a job: the
+    /// injector or some worker's deque (broadcast queues are their
+    /// workers' own, and a broadcaster wakes their owners itself). The
+    /// hand-off's look (`Sleep::hand_off`), made only by the last searcher
+    /// to leave while someone sleeps: it reads one line per worker.
+    pub(crate) fn has_stealable_job(&self) -> bool {
+        self.has_injected_job()
+            || self
+                .thread_infos
+                .iter()
+                .any(|thread_info| !thread_info.stealer.is_empty())
+    }
+
     fn pop_injected_job(&self) -> Option<JobRef> {
         let job = steal_until_settled(|| self.injected_jobs.steal());
         if job.is_some() {

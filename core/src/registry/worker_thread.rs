@@ -207,10 +207,11 @@ impl WorkerThread {
                 .start_looking(self.index, self.search_budget.get());
             while !latch.probe() {
                 if let Some((job, source)) = self.find_work() {
-                    let (budget, successor) = self
-                        .registry
-                        .sleep
-                        .work_found(idle_state, || self.has_more_work(source));
+                    let (budget, successor) = self.registry.sleep.work_found(
+                        idle_state,
+                        || self.has_more_work(source),
+                        || self.registry.has_stealable_job(),
+                    );
                     self.search_budget.set(budget);
                     // SAFETY: taken from a queue, so not run before.
                     unsafe { self.execute(job) };
@@ -224,10 +225,15 @@ impl WorkerThread {
                         self.has_broadcast_or_injected_job()
                     });
             }
-            // The latch is set: whatever we were waiting for is done, and no
-            // job was taken, so nobody is woken to help.
-            self.search_budget
-                .set(self.registry.sleep.stop_looking(idle_state));
+            // The latch is set: whatever we were waiting for is done. No job
+            // was taken, so nobody is woken to help; but our caller may now
+            // block (we may be inside a job), so work we leave queued is
+            // handed off (`Sleep::stop_looking`).
+            self.search_budget.set(
+                self.registry
+                    .sleep
+                    .stop_looking(idle_state, || self.registry.has_stealable_job()),
+            );
             break;
         }
         mem::forget(abort);

@@ -158,34 +158,87 @@ impl Sleep {
     }
 
     /// The searching worker took a job. `more_work_queued` says whether the
-    /// queue it took the job from still holds work (asked after the take);
-    /// whom it wakes is the policy's `finder_wakes`: helpers at once, or a
-    /// successor after the job (the `SuccessorOwed` returned, for
-    /// `Sleep::job_done`). Ends the search, and returns the budget for the
-    /// worker's next one.
+    /// queue it took the job from still holds work, and `work_left_behind`
+    /// whether any queue that another worker could take a job from does
+    /// (both asked after the take, and only when someone sleeps). Whom it
+    /// wakes: helpers at once or a successor after the job (the
+    /// `SuccessorOwed` returned, for `Sleep::job_done`), as the policy's
+    /// `finder_wakes` says; and in any case, when it was the last searcher
+    /// and leaves work behind, one sleeper at once (`Sleep::hand_off`,
+    /// lemma 9 of docs/proof.md: its job may block). Ends the search, and
+    /// returns the budget for the worker's next one.
     #[inline]
     pub(crate) fn work_found(
         &self,
         idle_state: IdleState,
         more_work_queued: impl FnOnce() -> bool,
+        work_left_behind: impl FnOnce() -> bool,
     ) -> (SearchBudget, SuccessorOwed) {
         let before = self.leave_inactive(&idle_state);
+        let mut successor = None;
+        if before.sleeping_threads() > 0 {
+            successor =
+                self.wake_for_work_left(&idle_state, before, more_work_queued, work_left_behind);
+        }
+        (idle_state.search.found_work(), SuccessorOwed(successor))
+    }
+
+    /// `work_found` when someone sleeps: the policy's wake-ups
+    /// (`finder_wakes`), decided from `before` (the counters its decrement
+    /// returned), and the hand-off. Returns the finder's index if it owes a
+    /// successor after its job.
+    #[cold]
+    fn wake_for_work_left(
+        &self,
+        idle_state: &IdleState,
+        before: counters::Counters,
+        more_work_queued: impl FnOnce() -> bool,
+        work_left_behind: impl FnOnce() -> bool,
+    ) -> Option<usize> {
+        let other_searchers = before.awake_but_idle_threads() - 1;
         let wakes = finder_wakes(
             before.sleeping_threads(),
-            // The finder itself was inactive and awake.
-            before.awake_but_idle_threads() - 1,
+            other_searchers,
             idle_state.search.successor_would_help(),
             more_work_queued,
         );
-        let successor = match wakes {
-            FinderWakes::Nobody => None,
-            FinderWakes::Helpers(helpers) => {
-                self.wake_any_threads(helpers);
-                None
-            }
-            FinderWakes::SuccessorAfterJob => Some(idle_state.worker_index),
-        };
-        (idle_state.search.found_work(), SuccessorOwed(successor))
+        if let FinderWakes::Helpers(helpers) = wakes {
+            // At least one: whatever the hand-off would wake, these do.
+            self.wake_any_threads(helpers);
+            return None;
+        }
+        if other_searchers == 0 && self.hand_off(idle_state.worker_index, work_left_behind) {
+            // Woken now, before the job: no successor is owed after it.
+            return None;
+        }
+        (wakes == FinderWakes::SuccessorAfterJob).then_some(idle_state.worker_index)
+    }
+
+    /// The hand-off (lemma 9 of docs/proof.md), made by the last searcher
+    /// to leave its search while someone sleeps (its decrement of the
+    /// inactive count read one awake inactive worker, itself, and a
+    /// sleeper): after the hand-off fence, if some queue still holds a job
+    /// that another worker could take (`work_left_behind`), it wakes one
+    /// sleeper. It leaves to run a job or to return to its caller, and
+    /// either may block for good (a job is user code), so the work it
+    /// leaves behind must not depend on it. True if it woke someone.
+    ///
+    /// When others still searched at its decrement, the last of them to
+    /// leave makes this check later, or goes to sleep through the JEC check
+    /// and the final look; when nobody slept, a later post wakes for
+    /// itself (lemma 9 says why each covers the work left here).
+    #[cold]
+    fn hand_off(&self, worker_index: usize, work_left_behind: impl FnOnce() -> bool) -> bool {
+        // HandOffFence: orders our decrement of the inactive count before
+        // our reads of the queues, against the fence a poster of injected
+        // work runs between its push and its read of the counters.
+        fence(Ordering::SeqCst);
+        if !work_left_behind() {
+            return false;
+        }
+        record::step(Step::HandOff, Some(worker_index));
+        self.wake_any_threads(1);
+        true
     }
 
     /// A worker has run the job it found; `owed` is what its `work_found`
@@ -215,11 +268,21 @@ impl Sleep {
     }
 
     /// The latch the searching worker waited for was set: it stops searching
-    /// with no job taken, so it wakes nobody to help. Ends the search, and
+    /// with no job taken. It returns to its caller, which may block (in a
+    /// job, waiting for work queued here), so when it was the last searcher
+    /// and someone sleeps it hands off as a finder does (`Sleep::hand_off`;
+    /// `work_left_behind` as for `work_found`). Ends the search, and
     /// returns the budget for the worker's next one.
     #[inline]
-    pub(crate) fn stop_looking(&self, idle_state: IdleState) -> SearchBudget {
-        self.leave_inactive(&idle_state);
+    pub(crate) fn stop_looking(
+        &self,
+        idle_state: IdleState,
+        work_left_behind: impl FnOnce() -> bool,
+    ) -> SearchBudget {
+        let before = self.leave_inactive(&idle_state);
+        if before.sleeping_threads() > 0 && before.awake_but_idle_threads() == 1 {
+            self.hand_off(idle_state.worker_index, work_left_behind);
+        }
         idle_state.search.end()
     }
 

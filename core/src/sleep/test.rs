@@ -47,14 +47,14 @@ fn a_worker_searches_its_budget_and_a_full_one_after_its_final_look_finds_work()
             calls_until_final_look(&sleep, &mut idle_state, &latch, true),
             4
         );
-        assert_eq!(sleep.work_found(idle_state, || false).0, full);
+        assert_eq!(sleep.work_found(idle_state, || false, || false).0, full);
 
         let mut idle_state = sleep.start_looking(0, full);
         assert_eq!(
             calls_until_final_look(&sleep, &mut idle_state, &latch, true),
             10
         );
-        assert_eq!(sleep.work_found(idle_state, || false).0, full);
+        assert_eq!(sleep.work_found(idle_state, || false, || false).0, full);
     });
 }
 
@@ -80,7 +80,7 @@ fn work_posted_while_a_worker_is_sleepy_makes_its_budget_full() {
             calls_until_final_look(&sleep, &mut idle_state, &latch, true),
             2
         );
-        assert_eq!(sleep.work_found(idle_state, || false).0, full);
+        assert_eq!(sleep.work_found(idle_state, || false, || false).0, full);
     });
 }
 
@@ -96,7 +96,7 @@ fn a_worker_that_slept_long_halves_its_budget() {
                 while !latch.probe() {
                     sleep.no_work_found(&mut idle_state, &latch, || false);
                 }
-                sleep.work_found(idle_state, || false)
+                sleep.work_found(idle_state, || false, || false)
             })
         };
         // Once the worker counts as sleeping nothing can stop it blocking:

@@ -54,6 +54,10 @@ pub enum Step {
     /// and, by the counters it just read, still owes a successor; its
     /// `WakeLoop { owed: 1 }` follows.
     Successor,
+    /// `Sleep::hand_off`: worker `worker`, the last searcher to leave (with
+    /// or without a job), read a job still queued after the hand-off fence
+    /// and wakes one sleeper; its `WakeLoop { owed: 1 }` follows.
+    HandOff,
     /// `Sleep::wake_any_threads` starts: the wake-ups that the post
     /// (`Sleep::new_jobs`), the finder (`Sleep::work_found`) or the
     /// successor's check (`Sleep::wake_successor`) that calls it decided to

@@ -278,7 +278,7 @@ impl SleepModel for Blitz {
         }
     }
 
-    fn work_found(&self, _idle: BlitzIdle, _more_work_queued: bool) {
+    fn work_found(&self, _idle: BlitzIdle, _more_work_queued: bool, _queues: &dyn QueueView) {
         self.counters.fetch_sub(INACTIVE_ONE, Ordering::SeqCst);
     }
 

@@ -242,11 +242,12 @@ impl<M: SleepModel> Pool<M> {
                     if just_woken {
                         self.stats.latch_wakeups.fetch_add(1, Ordering::SeqCst);
                     }
-                    self.model.work_found(idle, false);
+                    self.model.work_found(idle, false, &Queues { pool: self });
                     break;
                 }
                 if let Some((job, more_work_queued)) = self.find_work(index, deque) {
-                    self.model.work_found(idle, more_work_queued);
+                    self.model
+                        .work_found(idle, more_work_queued, &Queues { pool: self });
                     job(&ctx);
                     break;
                 }

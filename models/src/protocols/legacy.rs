@@ -160,7 +160,7 @@ impl<const SWAP: bool> SleepModel for LegacyModel<SWAP> {
         LegacyIdle { worker, yields: 0 }
     }
 
-    fn work_found(&self, idle: LegacyIdle, _more_work_queued: bool) {
+    fn work_found(&self, idle: LegacyIdle, _more_work_queued: bool, _queues: &dyn QueueView) {
         if idle.yields > ROUNDS_UNTIL_SLEEPY {
             // We are (or were) the sleepy worker: stop being it, unless a
             // tickle already did.

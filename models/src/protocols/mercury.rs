@@ -494,7 +494,7 @@ impl<const POLLING: bool> SleepModel for MercuryModel<POLLING> {
         idle
     }
 
-    fn work_found(&self, idle: MercuryIdle, _more_work_queued: bool) {
+    fn work_found(&self, idle: MercuryIdle, _more_work_queued: bool, _queues: &dyn QueueView) {
         let engine = &self.engines[idle.engine];
         if idle.phase == Phase::Stealing {
             self.idle_engines.fetch_sub(1, Ordering::Relaxed);

@@ -86,8 +86,10 @@ pub trait SleepModel: Send + Sync + Sized + 'static {
     /// The searching worker found a job (or its latch was set); `idle` ends.
     /// `more_work_queued` says whether the queue the job came from still
     /// held work after the take (false when the latch was set); a model may
-    /// use it to decide whether to wake helpers.
-    fn work_found(&self, idle: Self::Idle, more_work_queued: bool);
+    /// use it to decide whether to wake helpers. `queues` is the pool's
+    /// queues as they are after the take, for a model that looks at them
+    /// before its job runs (the production protocol's hand-off).
+    fn work_found(&self, idle: Self::Idle, more_work_queued: bool, queues: &dyn QueueView);
 
     /// One search round of the worker that owns `idle` found nothing.
     /// `latch` is the latch it waits on. May block; returns

@@ -77,8 +77,9 @@ impl<const JEC_BITS: u32> SleepModel for ProductionWith<JEC_BITS> {
         self.sleep.start_looking(worker)
     }
 
-    fn work_found(&self, idle: ModelIdle, more_work_queued: bool) {
-        self.sleep.work_found(idle, more_work_queued)
+    fn work_found(&self, idle: ModelIdle, more_work_queued: bool, queues: &dyn QueueView) {
+        self.sleep
+            .work_found(idle, more_work_queued, || queues.has_any_jobs())
     }
 
     fn no_work_found(

@@ -348,7 +348,7 @@ impl<const LOCAL_QUEUE: bool, const BLOCKS: bool, const FINAL_LOOK: bool> SleepM
         RfcIdle { worker, rounds: 0 }
     }
 
-    fn work_found(&self, _idle: RfcIdle, _more_work_queued: bool) {
+    fn work_found(&self, _idle: RfcIdle, _more_work_queued: bool, _queues: &dyn QueueView) {
         self.counters.fetch_sub(IDLE_ONE, Ordering::SeqCst);
     }
 
