@@ -203,6 +203,57 @@ fn lemma1(
     }
 }
 
+/// Lemma 10, the hand-off: the last searcher to leave its search while
+/// someone sleeps reads the queues after its decrement of the inactive
+/// count (`Sleep::hand_off`), against a post that counted it as the idle
+/// worker that takes the job and so woke nobody. The poster pushes (into
+/// the injector, or onto its own deque when `injector` is false), runs
+/// PostFence when `post_fence` (injected jobs only, `Sleep::new_injected_jobs`)
+/// and reads the counters (PostRead; the JEC starts odd, so the post writes
+/// nothing); the leaver's `fetch_sub` of one inactive worker
+/// (`Sleep::leave_inactive`) is followed by the HandOffFence when
+/// `hand_off_fence`, then its look at the queue (`Registry::has_stealable_job`).
+/// The counters start with two inactive workers, the leaver awake and one
+/// asleep. Bad: PostRead still counts the leaver inactive (so the post woke
+/// nobody: `A = 1` covered the job) and the look finds the queue empty, so
+/// the leaver hands off to nobody either.
+fn hand_off(
+    name: &'static str,
+    queue: Queue,
+    injector: bool,
+    (post_fence, hand_off_fence): (bool, bool),
+    expect: Verdict,
+) -> Shape {
+    let sc_fence = |on: bool| if on { vec![fence(SeqCst)] } else { vec![] };
+    let poster = cat(vec![
+        push(queue, injector),
+        sc_fence(post_fence),
+        vec![load(C, SeqCst, "post")],
+    ]);
+    let leaver = cat(vec![
+        vec![rmw(C, RmwOp::FetchSub(ONE_INACTIVE), SeqCst, "leave")],
+        sc_fence(hand_off_fence),
+        look(queue, injector, "look"),
+    ]);
+    let bad = Pred::And(vec![
+        Pred::reg_masked("post", 0xffff * ONE_INACTIVE, 2 * ONE_INACTIVE),
+        Pred::reg_eq("look", 0),
+    ]);
+    Shape {
+        name,
+        program: Program::new(name, vec![poster, leaver])
+            .with_init(C, JEC_ONE + 2 * ONE_INACTIVE + ONE_SLEEPING),
+        bad,
+        expect,
+        relied_on: injector && post_fence && hand_off_fence,
+        source: if injector {
+            "Registry::inject (push), Sleep::new_injected_jobs (PostFence), new_jobs' AtomicCounters::load (PostRead), Sleep::leave_inactive (AtomicCounters::sub_inactive_thread), Sleep::hand_off (HandOffFence), Registry::has_stealable_job (the injector's is_empty)"
+        } else {
+            "WorkerThread::push (deque push, then Sleep::new_internal_jobs: no fence), new_jobs' AtomicCounters::load (PostRead), Sleep::leave_inactive, Sleep::hand_off (HandOffFence), Registry::has_stealable_job (a Stealer's is_empty, modelled as steal's loads). Lemma 5 (c) accepts this overlook"
+        },
+    }
+}
+
 /// The post of an internal job against a sleepy announcement and the last
 /// search (issue 25): the pusher pushes onto its own deque and posts
 /// (`WorkerThread::push` -> `Sleep::new_internal_jobs`, no fence unless
@@ -494,6 +545,48 @@ pub fn all() -> Vec<Shape> {
             false,
             false,
             Forbidden,
+        ),
+        hand_off(
+            "hand_off_model_queue",
+            Queue::Model,
+            true,
+            (true, true),
+            Forbidden,
+        ),
+        hand_off(
+            "hand_off_model_queue_no_hand_off_fence",
+            Queue::Model,
+            true,
+            (true, false),
+            Allowed,
+        ),
+        hand_off(
+            "hand_off_model_queue_no_post_fence",
+            Queue::Model,
+            true,
+            (false, true),
+            Allowed,
+        ),
+        hand_off(
+            "hand_off_crossbeam",
+            Queue::Crossbeam,
+            true,
+            (true, true),
+            Forbidden,
+        ),
+        hand_off(
+            "hand_off_model_deque_internal_post",
+            Queue::Model,
+            false,
+            (false, true),
+            Allowed,
+        ),
+        hand_off(
+            "hand_off_crossbeam_deque_internal_post",
+            Queue::Crossbeam,
+            false,
+            (false, true),
+            Allowed,
         ),
         post_vs_announcement("post_model_queue", Queue::Model, false, None, Allowed),
         post_vs_announcement(

@@ -271,3 +271,62 @@ pub fn searcher_leaves_with_an_injected_job_queued(config: Config) {
         Arc::try_unwrap(other).unwrap_or_else(|_| unreachable!("the job has dropped its handle"));
     shutdown_at_rest(other);
 }
+
+/// Work left on a deque. An injected job `A` waits until all workers but
+/// its own and one other (`X`) are blocked asleep; a second thread then
+/// spawns `D` into the pool, and `A` spawns `B` onto its own deque once `D`
+/// is queued. Both `A` and `D` block until `B` has run. `D`'s post and
+/// `B`'s can both find `X` awake and idle and wake nobody; if `X`'s steal
+/// round missed `B` and it then takes `D` from the injector, `B` waits on a
+/// deque whose owner is blocked, beside sleepers, unless `X`, the last
+/// searcher to leave, looks at the deques too before `D` blocks it
+/// (`Registry::has_stealable_job`). Needs three workers or more. SC only:
+/// `B` is an internal job whose pusher blocks (lemma 5 (c)).
+pub fn blocked_job_waits_for_an_internal_job(config: Config) {
+    assert!(
+        config.workers >= 3,
+        "two workers blocked in jobs and one for the internal job: {config:?}"
+    );
+    let pool = Arc::new(config.pool());
+    let shared = Shared::new(3);
+    // Ticked by `A` once the crowd sleeps; ticked again by the poster once
+    // `D` is queued.
+    let crowd_asleep = Arc::new(Countdown::default());
+    let poster = {
+        let (pool, shared, crowd_asleep) = (
+            Arc::clone(&pool),
+            Arc::clone(&shared),
+            Arc::clone(&crowd_asleep),
+        );
+        thread::spawn(move || {
+            crowd_asleep.wait_for(1);
+            let in_job = Arc::clone(&shared);
+            pool.spawn(move || {
+                in_job.awaited_ran.wait_for(1);
+                in_job.runs.ran(2);
+                in_job.returned.tick();
+            });
+            crowd_asleep.tick();
+        })
+    };
+    let (in_job, in_pool) = (Arc::clone(&shared), Arc::clone(&pool));
+    pool.spawn(move || {
+        wait_until_blocked(&in_pool, config.workers - 2);
+        drop(in_pool);
+        crowd_asleep.tick();
+        crowd_asleep.wait_for(2);
+        let in_child = Arc::clone(&in_job);
+        drowse::spawn(move || {
+            in_child.runs.ran(1);
+            in_child.awaited_ran.tick();
+            in_child.returned.tick();
+        });
+        in_job.awaited_ran.wait_for(1);
+        in_job.runs.ran(0);
+        in_job.returned.tick();
+    });
+    poster.join().expect("the poster");
+    shared.returned.wait_for(3);
+    shared.runs.assert_each_ran_once();
+    shutdown_shared(pool);
+}

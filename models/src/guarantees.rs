@@ -99,6 +99,7 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         // Property 9 with an internal job whose pusher blocks (lemma 5 (c)).
         "blocked_jobs_wait_for_an_injected_job",
         "blocked_scope_waits_for_installs",
+        "blocked_job_waits_for_an_internal_job",
     ];
     if str_eq(name, "join_latch_wakes_owner") {
         // With two or more jobs, `a` blocks outside the pool until the

@@ -40,8 +40,9 @@
 //!    blocked in a job sleeps: [`injected_job_waits_for_another_injected_job`],
 //!    [`searcher_leaves_with_an_injected_job_queued`] (under C++20), and
 //!    [`blocked_jobs_wait_for_an_injected_job`],
-//!    [`blocked_scope_waits_for_installs`] (under SC: their blocked jobs
-//!    include an internal one);
+//!    [`blocked_scope_waits_for_installs`],
+//!    [`blocked_job_waits_for_an_internal_job`] (under SC: their blocked
+//!    jobs include an internal one);
 //!
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].

@@ -9,9 +9,9 @@
 //! crowd fall asleep (`models/src/blocking.rs`).
 
 use drowse_models::{
-    blocked_jobs_wait_for_an_injected_job, blocked_scope_waits_for_installs,
-    injected_job_waits_for_another_injected_job, searcher_leaves_with_an_injected_job_queued,
-    Config,
+    blocked_job_waits_for_an_internal_job, blocked_jobs_wait_for_an_injected_job,
+    blocked_scope_waits_for_installs, injected_job_waits_for_another_injected_job,
+    searcher_leaves_with_an_injected_job_queued, Config,
 };
 use drowse_shuttle_tests::Check;
 
@@ -121,4 +121,31 @@ fn searcher_leaves_with_an_injected_job_queued_8w_pct() {
         .pct(3)
         .iterations(5000)
         .run(move || searcher_leaves_with_an_injected_job_queued(config));
+}
+
+#[test]
+fn blocked_job_waits_for_an_internal_job_3w_random() {
+    let config = Config::new(3);
+    Check::new("9", "blocked_job_waits_for_an_internal_job", config)
+        .random()
+        .iterations(20000)
+        .run(move || blocked_job_waits_for_an_internal_job(config));
+}
+
+#[test]
+fn blocked_job_waits_for_an_internal_job_3w_pct() {
+    let config = Config::new(3);
+    Check::new("9", "blocked_job_waits_for_an_internal_job", config)
+        .pct(3)
+        .iterations(20000)
+        .run(move || blocked_job_waits_for_an_internal_job(config));
+}
+
+#[test]
+fn blocked_job_waits_for_an_internal_job_8w_random() {
+    let config = Config::new(8);
+    Check::new("9", "blocked_job_waits_for_an_internal_job", config)
+        .random()
+        .iterations(5000)
+        .run(move || blocked_job_waits_for_an_internal_job(config));
 }
