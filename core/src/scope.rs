@@ -3,7 +3,7 @@
 //! `in_place_scope_fifo` run the scope's body on the calling thread.
 
 use crate::broadcast::BroadcastContext;
-use crate::job::{HeapJob, JobFifo, JobRef};
+use crate::job::{yield_after_set_under_miri, Job, JobFifo, JobRef};
 use crate::latch::{CountLatch, Latch};
 use crate::registry::{self, Registry, WorkerThread};
 use crate::sync::{Arc, Mutex};
@@ -224,14 +224,14 @@ impl<'scope> Scope<'scope> {
         BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
     {
         let scope_ptr = ScopePtr(self);
-        let job = HeapJob::new(move || {
-            // SAFETY: the scope waits for this job before it returns, so the
-            // pointer is live until the job counts itself done.
-            let scope = unsafe { scope_ptr.get() };
-            // SAFETY: as above.
-            unsafe { ScopeBase::execute_job(&scope.base, move || body(scope)) };
-        });
-        // SAFETY: see `ScopeBase::job_ref`.
+        let job = move || {
+            // SAFETY: the scope waits for this job, so it is alive while the
+            // job runs.
+            body(unsafe { scope_ptr.get() })
+        };
+        // SAFETY: pushed once, below. The closure holds the scope by raw
+        // pointer and derives `&Scope` only while it runs, which is before
+        // the job counts itself done (see `ScopeJob`).
         let job_ref = unsafe { self.base.job_ref(job) };
         self.base.registry.inject_or_push(job_ref);
     }
@@ -268,13 +268,13 @@ impl<'scope> ScopeFifo<'scope> {
         BODY: FnOnce(&ScopeFifo<'scope>) + Send + 'scope,
     {
         let scope_ptr = ScopePtr(self);
-        let job = HeapJob::new(move || {
-            // SAFETY: the scope waits for this job before it returns.
-            let scope = unsafe { scope_ptr.get() };
-            // SAFETY: as above.
-            unsafe { ScopeBase::execute_job(&scope.base, move || body(scope)) };
-        });
-        // SAFETY: see `ScopeBase::job_ref`.
+        let job = move || {
+            // SAFETY: the scope waits for this job, so it is alive while the
+            // job runs.
+            body(unsafe { scope_ptr.get() })
+        };
+        // SAFETY: pushed once, below (through the FIFO queue); as in
+        // `Scope::spawn`.
         let job_ref = unsafe { self.base.job_ref(job) };
         let registry = &self.base.registry;
         registry.with_current_thread(|worker_thread| match worker_thread {
@@ -310,26 +310,32 @@ impl<'scope> ScopeBase<'scope> {
         }
     }
 
-    /// Counts a spawned job and hands it to the queues.
+    /// Counts a spawned job and makes the `JobRef` that runs `func` once
+    /// and then counts the job done (see [`ScopeJob`]).
     ///
     /// # Safety
-    /// The caller pushes the `JobRef` once; the job must count itself done
-    /// (through `execute_job`) as the last thing it does with the scope.
-    unsafe fn job_ref<F>(&self, job: Box<HeapJob<F>>) -> JobRef
+    /// The caller pushes the `JobRef` once. `func` may use the scope only
+    /// while it runs: it must hold the scope by raw pointer (`ScopePtr`),
+    /// never by reference, since the scope can be freed as soon as the job
+    /// counts itself done.
+    unsafe fn job_ref<F>(&self, func: F) -> JobRef
     where
         F: FnOnce() + Send + 'scope,
     {
         self.job_completed_latch.increment();
-        // SAFETY: the job runs once (the caller's contract), and the scope,
-        // which everything `F` borrows outlives, waits for it.
-        unsafe { job.into_job_ref() }
+        let job = Box::new(ScopeJob { scope: self, func });
+        // SAFETY: the box is leaked here and reclaimed in `ScopeJob::execute`,
+        // which runs once (the caller's contract); the scope, which
+        // everything `F` borrows outlives, waits for it.
+        unsafe { JobRef::new(Box::into_raw(job)) }
     }
 
     /// `spawn_broadcast` of both kinds of scope: one job per worker, each
     /// calling `body` (shared, reference-counted) with `scope` and its
-    /// worker's context. Each job's reference to `body` is released inside
-    /// `execute_job`, before the job counts itself done: so `body` (which may
-    /// borrow for `'scope`) is dropped while the scope is still alive.
+    /// worker's context. Each job's reference to `body` is released when
+    /// its closure returns, before the job counts itself done: so `body`
+    /// (which may borrow for `'scope`) is dropped while the scope is still
+    /// alive.
     fn spawn_broadcast<S, BODY>(scope: &S, body: BODY)
     where
         S: AsScopeBase<'scope>,
@@ -341,18 +347,17 @@ impl<'scope> ScopeBase<'scope> {
         let job_refs: Vec<JobRef> = (0..base.registry.num_threads())
             .map(|_| {
                 let body = Arc::clone(&body);
-                let job = HeapJob::new(move || {
-                    // SAFETY: the scope waits for this job before it returns.
+                let job = move || {
+                    // SAFETY: the scope waits for this job, so it is alive
+                    // while the job runs.
                     let scope = unsafe { scope_ptr.get() };
-                    // SAFETY: as above.
-                    unsafe {
-                        ScopeBase::execute_job(scope.base(), move || {
-                            BroadcastContext::with(|context| body(scope, context))
-                        })
-                    };
-                });
-                // SAFETY: pushed once below; the job counts itself done last
-                // (in `execute_job`).
+                    BroadcastContext::with(|context| body(scope, context));
+                };
+                // SAFETY: pushed once below. The closure holds the scope by
+                // raw pointer: when it captured `&S` and counted the scope
+                // down itself, the owner could free the scope while that
+                // reference was still protected in the closure's frame
+                // (issue 35).
                 unsafe { base.job_ref(job) }
             })
             .collect();
@@ -370,9 +375,12 @@ impl<'scope> ScopeBase<'scope> {
         owner_thread: Option<&WorkerThread>,
         body: impl FnOnce() -> R,
     ) -> R {
-        // SAFETY: `self` is live; we are its owner, so setting its latch
-        // cannot free it under us.
-        let result = unsafe { ScopeBase::execute_job_closure(self, body) };
+        // SAFETY: `self` is live, and the body is counted (the count starts
+        // at one).
+        let result = unsafe { ScopeBase::run_job(self, body) };
+        // SAFETY: we are the scope's owner, so counting the body done cannot
+        // free the scope under us.
+        unsafe { ScopeBase::count_job_done(self) };
         // SAFETY: forwarded.
         unsafe { self.job_completed_latch.wait(owner_thread) };
         if let Some(payload) = self.panic.lock().unwrap().take() {
@@ -381,27 +389,22 @@ impl<'scope> ScopeBase<'scope> {
         result.expect("without a panic, the body returned a value")
     }
 
-    /// Runs a spawned job of the scope and counts it done.
+    /// Runs a job of the scope (or the body) and records its panic; the
+    /// caller counts the job done afterwards, with `count_job_done`, once
+    /// this call has returned.
+    ///
+    /// Two calls, not one: the frame that runs `job` holds `job` (and with
+    /// it every reference the closure captured: the scope, what the job
+    /// borrows for `'scope`) as an argument, and an argument's references
+    /// stay protected until that frame returns. Once the latch is counted
+    /// down the scope's owner may return and free all of that, so the
+    /// count-down must come after this frame is gone, from a frame that
+    /// holds the scope by raw pointer only.
     ///
     /// # Safety
     /// `this` must point to a live scope that counted this job.
-    unsafe fn execute_job(this: *const Self, job: impl FnOnce()) {
-        // SAFETY: forwarded.
-        let _: Option<()> = unsafe { ScopeBase::execute_job_closure(this, job) };
-    }
-
-    /// Runs a job of the scope (or the body), records a panic, and counts
-    /// the job as done.
-    ///
-    /// Takes a raw pointer, not `&self`: once the latch is counted down the
-    /// scope's owner may return and free the scope, and a reference argument
-    /// would claim that it stays live until this function returns.
-    ///
-    /// # Safety
-    /// `this` must point to a live scope that counted this job; nothing may
-    /// use `*this` after this call.
-    unsafe fn execute_job_closure<R>(this: *const Self, job: impl FnOnce() -> R) -> Option<R> {
-        let result = match unwind::halt_unwinding(job) {
+    unsafe fn run_job<R>(this: *const Self, job: impl FnOnce() -> R) -> Option<R> {
+        match unwind::halt_unwinding(job) {
             Ok(value) => Some(value),
             Err(payload) => {
                 // SAFETY: the latch is not counted down yet, so `*this` is
@@ -410,11 +413,54 @@ impl<'scope> ScopeBase<'scope> {
                 panic.lock().unwrap().get_or_insert(payload);
                 None
             }
-        };
+        }
+    }
+
+    /// Counts a job of the scope (or the body) done.
+    ///
+    /// Takes a raw pointer, not `&self`: once the latch is counted down the
+    /// scope's owner may return and free the scope, and a reference argument
+    /// would claim that it stays live until this function returns.
+    ///
+    /// # Safety
+    /// `this` must point to a live scope that counted this job, and no frame
+    /// still running may hold a reference to the scope or to anything the
+    /// job borrows as an argument (see `run_job`); nothing may use `*this`
+    /// after this call.
+    unsafe fn count_job_done(this: *const Self) {
         // SAFETY: `*this` is live until the latch is counted down, and
         // `Latch::set` touches nothing of it after that.
         unsafe { Latch::set(ptr::addr_of!((*this).job_completed_latch)) };
-        result
+        yield_after_set_under_miri();
+    }
+}
+
+/// A job spawned in a scope, on the heap: the closure to run, and the scope
+/// to count down once it has run.
+///
+/// Not a `HeapJob` whose closure counts the scope down at its end: the frame
+/// of a closure's call holds its captures (the scope's pointer, and what the
+/// spawned body borrows for `'scope`) as a protected argument until it
+/// returns, which would be after the count-down, when the scope's owner may
+/// already have freed them. Here the closure's call returns first, and the
+/// count-down comes from `execute`, whose only argument is a raw pointer.
+struct ScopeJob<'scope, F> {
+    scope: *const ScopeBase<'scope>,
+    func: F,
+}
+
+impl<F: FnOnce() + Send> Job for ScopeJob<'_, F> {
+    unsafe fn execute(this: *const ()) {
+        // SAFETY: `this` came from `Box::into_raw` in `ScopeBase::job_ref` and
+        // runs once, so we own the box again; it is freed here, before the
+        // job runs.
+        let ScopeJob { scope, func } = *unsafe { Box::from_raw(this.cast::<Self>().cast_mut()) };
+        // SAFETY: the scope counted this job and waits for it.
+        let _: Option<()> = unsafe { ScopeBase::run_job(scope, func) };
+        // SAFETY: `run_job` has returned, so `func` and its captures are gone
+        // and no running frame holds a reference into the scope; this frame
+        // holds only the raw `scope`, unused after this call.
+        unsafe { ScopeBase::count_job_done(scope) };
     }
 }
 
