@@ -5,6 +5,25 @@
 
 use super::*;
 use crate::sync::thread;
+use std::ptr;
+
+/// A latch pointer that a test hands to a setter thread, keeping its
+/// provenance (an address cast back to a pointer would have none under
+/// strict provenance).
+struct LatchPointer(*const OutsideLatch<'static>);
+
+// SAFETY: a test sends it to one setter thread, while the latch it points to
+// is kept alive (and shared only through atomics and a mutex) by the owner,
+// which waits for the set and joins the setter.
+unsafe impl Send for LatchPointer {}
+
+impl LatchPointer {
+    /// The pointer; a method, so that a closure captures the whole (`Send`)
+    /// wrapper, not its field.
+    fn get(self) -> *const OutsideLatch<'static> {
+        self.0
+    }
+}
 
 #[test]
 fn core_latch_handshake() {
@@ -94,13 +113,13 @@ fn outside_latch_is_the_threads_own_and_reused() {
         for _ in 0..2 {
             OutsideLatch::with_current_thread(|latch| {
                 // The job that would carry the latch, reduced to it: set by
-                // another thread through a raw pointer, as a job's is. (An
-                // address: loom has no scoped threads.)
-                let address = &latch as *const OutsideLatch<'_> as usize;
+                // another thread through a raw pointer, as a job's is. (A
+                // pointer with a `'static` type: loom has no scoped threads.)
+                let pointer = LatchPointer(ptr::from_ref(&latch).cast());
                 let setter = thread::spawn(move || {
                     // SAFETY: `latch` lives on the frame below, which waits
                     // for this set and then joins this thread.
-                    unsafe { Latch::set(address as *const OutsideLatch<'static>) }
+                    unsafe { Latch::set(pointer.get()) }
                 });
                 latch.wait_and_reset();
                 setter.join().unwrap();
