@@ -54,7 +54,8 @@ fn shutdown_shared(pool: Arc<ThreadPool>) {
 }
 
 /// Two injected jobs from two threads, the first blocking until the second
-/// has run. With `config.workers - 1` workers asleep, both posts can find
+/// has run. With `config.workers - 1` workers asleep (on more than two
+/// workers the scenario waits for that before it posts), both posts can find
 /// the one awake worker idle and the injector empty, and wake nobody
 /// (`Sleep::new_jobs`: an idle worker is counted on for each job). That
 /// worker takes the first job and blocks in it; the second job is still in
@@ -79,7 +80,11 @@ pub fn injected_job_waits_for_another_injected_job(config: Config) {
     );
     let pool = Arc::new(config.pool());
     let shared = Shared::new(2);
-    wait_until_blocked(&pool, config.workers - 1);
+    if config.workers > 2 {
+        // On two workers every schedule of the posts is explored anyway
+        // (loom), and a spinning wait only multiplies the schedules.
+        wait_until_blocked(&pool, config.workers - 1);
+    }
     let second_poster = {
         let (pool, shared) = (Arc::clone(&pool), Arc::clone(&shared));
         thread::spawn(move || {
@@ -218,7 +223,8 @@ pub fn blocked_scope_waits_for_installs(config: Config) {
 /// blocks until `C` has run. Unless `X`, as the last searcher to leave,
 /// hands off to a sleeper (`Sleep::stop_looking`'s hand-off), `C` waits in
 /// the injector beside sleepers. Needs two workers or more in the first
-/// pool.
+/// pool. On more than two workers `A` first waits until all the others are
+/// blocked asleep.
 ///
 /// Under C++20 as [`injected_job_waits_for_another_injected_job`]: `C` is
 /// injected, and `X`'s leave is the same read-modify-write and fence.
@@ -230,12 +236,19 @@ pub fn searcher_leaves_with_an_injected_job_queued(config: Config) {
     let pool = Arc::new(config.pool());
     let other = Arc::new(Config::new(1).pool());
     let shared = Shared::new(3);
+    // Ticked once the other pool runs `A`'s call.
+    let other_started = Arc::new(Countdown::default());
     let (in_job, in_pool, in_other) = (Arc::clone(&shared), Arc::clone(&pool), Arc::clone(&other));
+    let in_other_started = Arc::clone(&other_started);
     pool.spawn(move || {
-        wait_until_blocked(&in_pool, config.workers - 1);
+        if config.workers > 2 {
+            // As in `injected_job_waits_for_another_injected_job`.
+            wait_until_blocked(&in_pool, config.workers - 1);
+        }
         drop(in_pool);
         let in_other_job = Arc::clone(&in_job);
         in_other.install(move || {
+            in_other_started.tick();
             // Returns (and sets `X`'s latch) only after `C` is queued.
             in_other_job.blockers_posted.wait_for(1);
             in_other_job.runs.ran(1);
@@ -249,9 +262,7 @@ pub fn searcher_leaves_with_an_injected_job_queued(config: Config) {
         let (pool, shared) = (Arc::clone(&pool), Arc::clone(&shared));
         thread::spawn(move || {
             // `C` is posted once `X` waits on the other pool, or after.
-            while other.sleep_snapshot().inactive_threads == 1 {
-                thread::yield_now();
-            }
+            other_started.wait_for(1);
             let in_job = Arc::clone(&shared);
             pool.spawn(move || {
                 in_job.runs.ran(2);

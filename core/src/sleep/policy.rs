@@ -2,8 +2,10 @@
 //! before it gets sleepy, and whom a worker that found work wakes to help.
 //! It is policy, not protocol: the budget sets nothing another thread reads,
 //! and docs/proof.md (lemma 0) shows that every budget from one round up
-//! does the same to shared memory; no step of the proof uses a finder's
-//! wake-ups (the theorem). Whom a post wakes is not here: that is step 4
+//! does the same to shared memory; no step of the proof uses the helpers or
+//! the successor a finder wakes (the theorem, lemma 10). The one wake-up of
+//! a leaving worker that the proof does use, the hand-off, is protocol and
+//! stays in `Sleep::hand_off`. Whom a post wakes is not here: that is step 4
 //! (Decide) of posting in docs/proof.md, which the proof does use, and it
 //! stays in `Sleep::new_jobs`. The protocol (`Sleep` in `mod.rs`)
 //! asks it how many rounds this search has and whom a finder wakes
@@ -92,8 +94,9 @@ pub(crate) enum FinderWakes {
 /// needed only while that job runs and after, which the check then
 /// (`successor_still_needed`) decides.
 ///
-/// These wake-ups add parallelism, not progress: no step of docs/proof.md's
-/// theorem uses them.
+/// These wake-ups add parallelism, not progress: no step of docs/proof.md
+/// uses them. What progress needs when the finder's job blocks, the
+/// hand-off, `Sleep::work_found` adds to them (`Sleep::hand_off`).
 #[inline]
 pub(crate) fn finder_wakes(
     sleepers: usize,
