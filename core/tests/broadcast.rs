@@ -70,7 +70,7 @@ fn broadcast_runs_once_on_every_worker_in_index_order() {
 #[test]
 fn broadcast_reaches_workers_that_are_asleep() {
     let pool = pool(4);
-    for _ in 0..20 {
+    for _ in 0..scaled(20, 3) {
         wait_until_all_asleep(&pool);
         let indices = pool.broadcast(|context| context.index());
         assert_eq!(indices, [0, 1, 2, 3]);
@@ -80,7 +80,7 @@ fn broadcast_reaches_workers_that_are_asleep() {
 #[test]
 fn spawn_broadcast_reaches_workers_that_are_asleep() {
     let pool = pool(4);
-    for _ in 0..20 {
+    for _ in 0..scaled(20, 3) {
         wait_until_all_asleep(&pool);
         let (sender, receiver) = channel();
         let sender = Mutex::new(sender);
@@ -101,7 +101,7 @@ fn broadcasts_racing_workers_falling_asleep_all_finish() {
     // A small spread of run times sends some workers towards sleep while the
     // next broadcast is being pushed: the race of rayon issue #992.
     let pool = pool(7);
-    for round in 0..2_000u64 {
+    for round in 0..scaled(2_000, 20) as u64 {
         let indices = pool.broadcast(|context| {
             if context.index() as u64 == round % 7 {
                 thread::sleep(Duration::from_micros(context.index() as u64));

@@ -7,6 +7,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::Mutex;
 
+/// `normal` in a normal build, `miri` under Miri, which runs a program
+/// thousands of times slower (ci/miri runs the tests over several seeds
+/// instead).
+fn scaled(normal: usize, miri: usize) -> usize {
+    if cfg!(miri) {
+        miri
+    } else {
+        normal
+    }
+}
+
 fn one_thread_pool() -> ThreadPool {
     ThreadPoolBuilder::new().num_threads(1).build().unwrap()
 }
@@ -125,7 +136,9 @@ fn nested_fifo_scopes_run_level_by_level_on_one_thread() {
 #[test]
 fn a_fifo_scope_on_many_threads_runs_every_job_once() {
     let pool = ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-    let runs: Vec<AtomicUsize> = (0..1_000).map(|_| AtomicUsize::new(0)).collect();
+    let runs: Vec<AtomicUsize> = (0..scaled(1_000, 50))
+        .map(|_| AtomicUsize::new(0))
+        .collect();
     pool.scope_fifo(|scope| {
         for run in &runs {
             scope.spawn_fifo(move |scope| {

@@ -32,7 +32,7 @@ fn pool(num_threads: usize) -> ThreadPool {
 #[test]
 fn a_scope_and_what_its_jobs_borrow_are_freed_after_the_last_count_down() {
     let pool = pool(3);
-    for round in 0..scaled(500, 12) {
+    for round in 0..scaled(500, 6) {
         let total = AtomicUsize::new(0);
         pool.scope(|scope| {
             for value in 0..6 {
@@ -50,7 +50,7 @@ fn a_scope_and_what_its_jobs_borrow_are_freed_after_the_last_count_down() {
 #[test]
 fn a_fifo_scope_is_freed_after_the_last_count_down() {
     let pool = pool(3);
-    for _ in 0..scaled(500, 12) {
+    for _ in 0..scaled(500, 6) {
         let total = AtomicUsize::new(0);
         pool.scope_fifo(|scope| {
             for value in 0..6 {
@@ -69,7 +69,7 @@ fn a_fifo_scope_is_freed_after_the_last_count_down() {
 #[test]
 fn a_scope_broadcast_is_freed_after_the_last_count_down() {
     let pool = pool(3);
-    for _ in 0..scaled(500, 12) {
+    for _ in 0..scaled(500, 6) {
         let runs = AtomicUsize::new(0);
         pool.scope(|scope| {
             scope.spawn_broadcast(|_, context| {
@@ -85,7 +85,7 @@ fn a_scope_broadcast_is_freed_after_the_last_count_down() {
 #[test]
 fn an_in_place_scope_off_the_pool_is_freed_after_the_last_count_down() {
     let pool = pool(2);
-    for _ in 0..scaled(500, 12) {
+    for _ in 0..scaled(500, 6) {
         let total = AtomicUsize::new(0);
         pool.in_place_scope(|scope| {
             for value in 0..4 {
@@ -106,7 +106,7 @@ fn an_in_place_scope_off_the_pool_is_freed_after_the_last_count_down() {
 fn a_stolen_join_half_is_freed_as_soon_as_it_is_set() {
     let pool = pool(2);
     let sums = pool.install(|| {
-        (0..scaled(500, 12))
+        (0..scaled(500, 6))
             .map(|round| {
                 let left = [round; 4];
                 let right = [round + 1; 4];
@@ -131,7 +131,7 @@ fn a_stolen_join_half_is_freed_as_soon_as_it_is_set() {
 #[test]
 fn an_install_from_outside_frees_its_job_as_soon_as_it_is_set() {
     let pool = pool(2);
-    for round in 0..scaled(500, 12) {
+    for round in 0..scaled(500, 6) {
         let values = [round; 4];
         let sum = pool.install(|| values.iter().sum::<usize>());
         assert_eq!(sum, 4 * round);
@@ -145,7 +145,7 @@ fn an_install_from_another_pool_frees_its_job_as_soon_as_it_is_set() {
     let outer = pool(1);
     let inner = pool(2);
     let sums = outer.install(|| {
-        (0..scaled(500, 12))
+        (0..scaled(500, 6))
             .map(|round| {
                 let values = [round; 4];
                 inner.install(|| values.iter().sum::<usize>())
@@ -161,7 +161,7 @@ fn an_install_from_another_pool_frees_its_job_as_soon_as_it_is_set() {
 #[test]
 fn a_broadcast_frees_its_jobs_as_soon_as_the_last_one_is_set() {
     let pool = pool(3);
-    for round in 0..scaled(500, 12) {
+    for round in 0..scaled(500, 6) {
         let offset = [round; 1];
         let seen = pool.broadcast(|context| context.index() + offset[0]);
         assert_eq!(seen, [round, round + 1, round + 2]);
@@ -173,7 +173,7 @@ fn a_broadcast_frees_its_jobs_as_soon_as_the_last_one_is_set() {
 /// still be running, round after round.
 #[test]
 fn a_pool_ended_right_after_its_last_spawned_job_ends() {
-    for _ in 0..scaled(200, 6) {
+    for _ in 0..scaled(200, 4) {
         let pool = pool(2);
         let (sender, receiver) = std::sync::mpsc::channel();
         for value in 0..3 {

@@ -8,6 +8,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
+/// `normal` in a normal build, `miri` under Miri, which runs a program
+/// thousands of times slower (ci/miri runs the tests over several seeds
+/// instead).
+fn scaled(normal: usize, miri: usize) -> usize {
+    if cfg!(miri) {
+        miri
+    } else {
+        normal
+    }
+}
+
 fn fib(n: u64) -> u64 {
     if n < 2 {
         return n;
@@ -27,7 +38,9 @@ fn fib_sequential(n: u64) -> u64 {
 #[test]
 fn join_recursive_fib_30_matches_sequential() {
     let pool = ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-    assert_eq!(pool.install(|| fib(30)), fib_sequential(30));
+    // fib(30) is 1.6 million joins; Miri runs fib(12), 232 of them.
+    let n = scaled(30, 12) as u64;
+    assert_eq!(pool.install(|| fib(n)), fib_sequential(n));
 }
 
 #[test]
@@ -37,8 +50,9 @@ fn join_with_a_one_bit_jobs_event_counter() {
         .jobs_event_counter_bits(1)
         .build()
         .unwrap();
-    for _ in 0..20 {
-        assert_eq!(pool.install(|| fib(18)), fib_sequential(18));
+    let n = scaled(18, 10) as u64;
+    for _ in 0..scaled(20, 3) {
+        assert_eq!(pool.install(|| fib(n)), fib_sequential(n));
     }
     let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(
@@ -80,7 +94,8 @@ fn panic_waits_for_the_other_half(panicking_a: bool) {
     );
     assert_eq!(payload.downcast_ref::<&str>(), Some(&"half panics"));
     // The pool still runs work afterwards.
-    assert_eq!(pool.install(|| fib(15)), fib_sequential(15));
+    let n = scaled(15, 8) as u64;
+    assert_eq!(pool.install(|| fib(n)), fib_sequential(n));
     assert_eq!(pool.join(|| 1, || 2), (1, 2));
     let snapshot = pool.shutdown_and_snapshot();
     assert_eq!(
@@ -121,7 +136,7 @@ fn when_both_halves_panic_oper_a_wins() {
 #[test]
 fn join_context_reports_migration() {
     let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    for _ in 0..50 {
+    for _ in 0..scaled(50, 5) {
         let (a, b) = pool.install(|| {
             let caller = drowse::current_thread_index();
             drowse::join_context(

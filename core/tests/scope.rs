@@ -7,19 +7,31 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
+/// `normal` in a normal build, `miri` under Miri, which runs a program
+/// thousands of times slower (ci/miri runs the tests over several seeds
+/// instead).
+fn scaled(normal: usize, miri: usize) -> usize {
+    if cfg!(miri) {
+        miri
+    } else {
+        normal
+    }
+}
+
 #[test]
 fn ten_thousand_spawns_sum_into_an_atomic() {
     let pool = ThreadPoolBuilder::new().num_threads(4).build().unwrap();
     let sum = AtomicUsize::new(0);
+    let spawns = scaled(10_000, 40);
     pool.scope(|s| {
-        for i in 0..10_000 {
+        for i in 0..spawns {
             let sum = &sum;
             s.spawn(move |_| {
                 sum.fetch_add(i, Ordering::Relaxed);
             });
         }
     });
-    assert_eq!(sum.into_inner(), (0..10_000).sum::<usize>());
+    assert_eq!(sum.into_inner(), (0..spawns).sum::<usize>());
 }
 
 #[test]
