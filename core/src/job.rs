@@ -33,8 +33,13 @@ pub(crate) fn steal_until_settled(mut steal: impl FnMut() -> Steal<JobRef>) -> O
 /// other builds.
 #[inline(always)]
 pub(crate) fn yield_after_set_under_miri() {
+    // A few times: the owner may itself yield (while it searches, or on its
+    // way out of a sleep) before it has returned, and each yield here gives
+    // it another turn.
     #[cfg(miri)]
-    std::thread::yield_now();
+    for _ in 0..4 {
+        std::thread::yield_now();
+    }
 }
 
 /// Something a `JobRef` can point at.
