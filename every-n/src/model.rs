@@ -28,6 +28,9 @@ pub enum Phase {
     Waiting,
     /// As `Waiting`, but the post of the pushed job is still to come.
     WaitingPosting,
+    /// Inside a job that never returns (property 9: a job is user code and
+    /// may block for good): it takes no job again.
+    Hung,
     /// Inactive and searching, not sleepy (`Sleep::start_looking` done).
     Idle,
     /// Announced (`Sleep::announce_sleepy`); its snapshot equals the JEC.
@@ -53,11 +56,12 @@ pub enum Phase {
 }
 
 impl Phase {
-    pub const ALL: [Phase; 14] = [
+    pub const ALL: [Phase; 15] = [
         Phase::Busy,
         Phase::BusyPosting,
         Phase::Waiting,
         Phase::WaitingPosting,
+        Phase::Hung,
         Phase::Idle,
         Phase::SleepyCur,
         Phase::SleepyStale,
@@ -76,6 +80,7 @@ impl Phase {
             Phase::BusyPosting => "busy_posting",
             Phase::Waiting => "waiting",
             Phase::WaitingPosting => "waiting_posting",
+            Phase::Hung => "hung",
             Phase::Idle => "idle",
             Phase::SleepyCur => "sleepy_cur",
             Phase::SleepyStale => "sleepy_stale",
@@ -93,7 +98,7 @@ impl Phase {
     fn inactive(self) -> bool {
         !matches!(
             self,
-            Phase::Busy | Phase::BusyPosting | Phase::Waiting | Phase::WaitingPosting
+            Phase::Busy | Phase::BusyPosting | Phase::Waiting | Phase::WaitingPosting | Phase::Hung
         )
     }
 
@@ -194,6 +199,7 @@ pub enum Mutant {
     WakeCountThreeBits,
     WakeLoopCountsAttempts,
     UnlockedBlockedPrecheck,
+    FinderSkipsHandOff,
 }
 
 impl Mutant {
@@ -207,7 +213,7 @@ impl Mutant {
         self != Mutant::NoFinalInjectorCheck
     }
 
-    pub const ALL: [Mutant; 11] = [
+    pub const ALL: [Mutant; 12] = [
         Mutant::NoJecCheck,
         Mutant::PostDoesNotBumpJec,
         Mutant::AnnounceBumpsIfEven,
@@ -219,6 +225,7 @@ impl Mutant {
         Mutant::WakeCountThreeBits,
         Mutant::WakeLoopCountsAttempts,
         Mutant::UnlockedBlockedPrecheck,
+        Mutant::FinderSkipsHandOff,
     ];
 
     /// The patch's name in `ci/mutants.d/`.
@@ -235,6 +242,7 @@ impl Mutant {
             Mutant::WakeCountThreeBits => "wake_count_three_bits",
             Mutant::WakeLoopCountsAttempts => "wake_loop_counts_attempts",
             Mutant::UnlockedBlockedPrecheck => "unlocked_blocked_precheck",
+            Mutant::FinderSkipsHandOff => "finder_skips_hand_off",
         }
     }
 }
@@ -309,12 +317,25 @@ pub fn invariant(width: Width) -> Vec<Clause> {
     let cur = flags_of(&[SleepyCur, DrowsyCur, LockedCur]);
     let past_last_round_cur = flags_of(&[DrowsyCur, LockedCur]);
     let blocked = flags_of(&[Blocked]);
-    let waiting = flags_of(&[Waiting]);
     let pending = flags_of(&[Pending]);
     let posting = flags_of(&[BusyPosting, WaitingPosting]);
     // Workers that will act without a wake-up: all but the blocked and the
     // waiting ones.
-    let rescuers = workers.clone() - var(EXITED) - blocked.clone() - waiting.clone();
+    // Workers that search, or will search again without a wake-up and
+    // without returning from a job: the awake inactive ones, and those
+    // counted asleep but still before their final look (property 9: a
+    // busy worker's job may never return).
+    let searchers = flags_of(&[
+        Idle,
+        SleepyCur,
+        SleepyStale,
+        DrowsyCur,
+        DrowsyStale,
+        LockedCur,
+        LockedStale,
+        Pending,
+        Woken,
+    ]);
     let set_flags: Vec<String> = Phase::ALL
         .iter()
         .flat_map(|&p| [w(p, Flag::Set), w(p, Flag::SetWakeOwed)])
@@ -350,15 +371,14 @@ pub fn invariant(width: Width) -> Vec<Clause> {
                 .collect()],
         ),
         clause(
-            "injected_job_has_a_rescuer",
+            "injected_job_has_a_searcher",
             vec![
                 vec![var(TERM).ge(1)],
                 vec![var(QI).le(0)],
                 vec![blocked.clone().le(0)],
-                vec![rescuers.clone().ge(1)],
+                vec![searchers.clone().ge(1)],
                 vec![var(TOK).ge(1)],
                 vec![(var(INJ_EMPTY) + var(INJ_MORE)).ge(1)],
-                vec![var(DONE).ge(1)],
             ],
         ),
     ];
@@ -378,19 +398,18 @@ pub fn invariant(width: Width) -> Vec<Clause> {
                 vec![(var(QD) + var(QP)).le(0)],
                 vec![posting.clone().ge(1)],
                 vec![var(TOK).ge(1)],
-                vec![(rescuers.clone() - pending.clone()).ge(1)],
-                vec![var(DONE).ge(1)],
+                vec![(searchers.clone() - pending.clone()).ge(1)],
             ],
         ));
         inv.push(clause(
-            "internal_job_has_a_rescuer",
+            "internal_job_has_a_searcher",
             vec![
                 vec![var(TERM).ge(1)],
                 vec![(var(QD) + var(QP)).le(0)],
                 vec![blocked.clone().le(0)],
-                vec![rescuers.clone().ge(1)],
+                vec![searchers.clone().ge(1)],
                 vec![var(TOK).ge(1)],
-                vec![var(DONE).ge(1)],
+                vec![posting.clone().ge(1)],
             ],
         ));
     }
@@ -663,6 +682,12 @@ impl Builder {
         );
 
         for f in Flag::ALL {
+            // Property 9: a running job may block for good (user code); its
+            // worker never takes a job again.
+            self.push(
+                Tr::new(format!("a job blocks for good [latch {}]", f.short()))
+                    .mv(&w(Busy, f), &w(Hung, f)),
+            );
             // A running job pushes onto its worker's deque, then posts.
             self.push(
                 Tr::new(format!("WorkerThread::push [latch {}]", f.short()))
@@ -794,7 +819,27 @@ impl Builder {
                         t
                     }
                 };
-                self.push(source_now_empty().rename(|n| format!("{n}, source now empty]")));
+                // With the source left empty nobody is woken only when
+                // another worker still searches (`I - S` counted the finder
+                // and someone else), or when nothing is left in any queue;
+                // otherwise the finder hands off (below). The mutant
+                // `finder_skips_hand_off` wakes nobody whatever is left.
+                if self.is(Mutant::FinderSkipsHandOff) {
+                    self.push(
+                        source_now_empty()
+                            .rename(|n| format!("{n}, source now empty, no hand-off]")),
+                    );
+                }
+                self.push(
+                    source_now_empty()
+                        .when((var(I) - var(S)).ge(2))
+                        .rename(|n| format!("{n}, source now empty, others search]")),
+                );
+                self.push(
+                    source_now_empty()
+                        .when(jobs().le(1))
+                        .rename(|n| format!("{n}, source now empty, nothing left]")),
+                );
                 for (cond, k) in [(var(S).eq(1), 1), (var(S).ge(2), 2)] {
                     let more = base().when(cond).add(TOK, k);
                     let more = if exact_more {
@@ -807,14 +852,18 @@ impl Builder {
                 // The hand-off (`Sleep::hand_off`, lemma 9): the last
                 // searcher to leave (`I - S` was 1: itself) wakes one
                 // sleeper when some queue still holds a job after its take.
-                self.push(
-                    base()
-                        .when(var(S).ge(1))
-                        .when((var(I) - var(S)).eq(1))
-                        .when((var(QI) + var(QD) + var(QP)).ge(2))
-                        .add(TOK, 1)
-                        .rename(|n| format!("{n}, last searcher, work left: hand-off, wake 1]")),
-                );
+                if !self.is(Mutant::FinderSkipsHandOff) {
+                    self.push(
+                        base()
+                            .when(var(S).ge(1))
+                            .when((var(I) - var(S)).eq(1))
+                            .when((var(QI) + var(QD) + var(QP)).ge(2))
+                            .add(TOK, 1)
+                            .rename(|n| {
+                                format!("{n}, last searcher, work left: hand-off, wake 1]")
+                            }),
+                    );
+                }
             }
         }
 
@@ -1151,10 +1200,11 @@ impl Model {
             .iter()
             .flat_map(|&p| all_flags(p)));
         let blocked = sum(all_flags(Phase::Blocked));
-        let waiting = sum(all_flags(Phase::Waiting));
+        let waiting = sum(all_flags(Phase::Waiting)) + sum(all_flags(Phase::Hung));
         // Stuck: some worker blocked in `sleep`, every other worker blocked
-        // in `sleep` or waiting outside the pool for a queued job (or gone),
-        // and nothing in flight that could wake one.
+        // in `sleep`, waiting outside the pool for a queued job, or inside a
+        // job that never returns (or gone), and nothing in flight that could
+        // wake one (property 9).
         let stuck = vec![
             var(TERM).eq(0),
             blocked.clone().ge(1),
