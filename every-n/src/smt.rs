@@ -338,6 +338,111 @@ pub fn check_invariant(
     Ok(Ok(checked))
 }
 
+/// What the vacuity check found (`vacuity`).
+pub struct Vacuity {
+    /// The invariant with every variable non-negative has a model, and one
+    /// with `N >= 1000` (a proof over an empty set of states, or of small
+    /// pools only, proves nothing).
+    pub invariant_satisfiable: bool,
+    pub invariant_satisfiable_large_n: bool,
+    /// Per property, whether its bad states (variables non-negative, no
+    /// invariant) exist at all: a property whose bad set is empty is
+    /// trivially true.
+    pub bad_satisfiable: Vec<(&'static str, bool)>,
+    /// Transitions whose guard the invariant never allows, each with the
+    /// clauses without which it would be allowed (the reason it is dead).
+    pub dead: Vec<(String, Vec<&'static str>)>,
+    /// Transitions checked.
+    pub transitions: usize,
+}
+
+/// The vacuity check of a proof by `check_invariant`: that the invariant,
+/// each property's bad set and each transition's guard (under the
+/// invariant) are satisfiable. A dead transition is not an error (some are
+/// dead by design: a set latch is never found in a lock-holding phase), but
+/// each is reported with the clauses that kill it.
+pub fn vacuity(
+    model: &Model,
+    invariant: &[Clause],
+    properties: &[&Property],
+) -> std::io::Result<Vacuity> {
+    let mut z3 = Z3::start()?;
+    z3.send("(set-logic QF_LIA)")?;
+    let mut params: Vec<String> = model
+        .transitions
+        .iter()
+        .flat_map(|t| t.params.iter().cloned())
+        .collect();
+    params.sort();
+    params.dedup();
+    let id = |v: &str| v.to_string();
+    for v in model.vars.iter().chain(&params) {
+        z3.send(&format!("(declare-const {v} Int)"))?;
+    }
+    let nonneg: Vec<String> = model.vars.iter().map(|v| format!("(>= {v} 0)")).collect();
+    let sat = |z3: &mut Z3, facts: &[String]| -> std::io::Result<bool> {
+        z3.send("(push 1)")?;
+        for f in facts {
+            z3.send(&format!("(assert {f})"))?;
+        }
+        z3.send("(check-sat)")?;
+        let answer = z3.read()?;
+        z3.send("(pop 1)")?;
+        match answer.trim() {
+            "sat" => Ok(true),
+            "unsat" => Ok(false),
+            other => Err(std::io::Error::other(format!("z3 said: {other}"))),
+        }
+    };
+    let clauses: Vec<String> = invariant.iter().map(|c| clause(c, &id)).collect();
+    let with_invariant = |extra: &[String]| -> Vec<String> {
+        let mut facts = clauses.clone();
+        facts.extend(nonneg.iter().cloned());
+        facts.extend(extra.iter().cloned());
+        facts
+    };
+    let invariant_satisfiable = sat(&mut z3, &with_invariant(&[]))?;
+    let invariant_satisfiable_large_n = sat(
+        &mut z3,
+        &with_invariant(&[format!("(>= {} 1000)", crate::model::N)]),
+    )?;
+    let mut bad_satisfiable = Vec::new();
+    for p in properties {
+        let mut facts = nonneg.clone();
+        facts.push(bad(p, &id));
+        bad_satisfiable.push((p.name, sat(&mut z3, &facts)?));
+    }
+    let mut dead = Vec::new();
+    for t in &model.transitions {
+        let guard: Vec<String> = t.guard.iter().map(|a| atom(a, &id)).collect();
+        if sat(&mut z3, &with_invariant(&guard))? {
+            continue;
+        }
+        let mut why = Vec::new();
+        for (skip, c) in invariant.iter().enumerate() {
+            let mut facts: Vec<String> = clauses
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != skip)
+                .map(|(_, f)| f.clone())
+                .collect();
+            facts.extend(nonneg.iter().cloned());
+            facts.extend(guard.iter().cloned());
+            if sat(&mut z3, &facts)? {
+                why.push(c.name);
+            }
+        }
+        dead.push((t.name.clone(), why));
+    }
+    Ok(Vacuity {
+        invariant_satisfiable,
+        invariant_satisfiable_large_n,
+        bad_satisfiable,
+        dead,
+        transitions: model.transitions.len(),
+    })
+}
+
 /// The run that takes the transitions named in `schedule`, one after the
 /// other, from the initial state with `N = n`; z3 picks each step's
 /// parameters. Fails naming the first step whose guard cannot hold.
