@@ -28,8 +28,10 @@
 //! `unlocked_blocked_precheck`) again on 2026-11-27, after the policy's
 //! successor wake-up (`policy::finder_wakes`) had; and
 //! `sleeper_decrements` once more the same day, after the successor moved
-//! to after the finder's job (`Sleep::job_done`). Each names the default
-//! seed.
+//! to after the finder's job (`Sleep::job_done`); and `sleeper_decrements`
+//! and `latch_set_without_lock` again on 2026-11-28, after the hand-off (`Sleep::hand_off`) added a fence
+//! and a look at the queues where the last searcher leaves while someone
+//! sleeps. Each names the default seed.
 
 use drowse_models::{
     cross_pool_latch_outlives_owner_pool, cross_pool_latch_wakes_owner, install_from_outside,
@@ -46,10 +48,10 @@ fn replay_sleeper_decrements() {
         "replay_sleeper_decrements",
         move || scenarios::snapshots_while_running(config),
         "
-     9103f9018abbd0f99d94f9a691010020440444646020084648a20020028a680262a0aa2a8a04
+     9103fd018abbd0f99d94f9a691010020440444646020084648a20020028a680262a0aa2a8a04
      2864044228462242a6628aa6686a624662284a2a8a468aa482282aa682aa6a68686642682828
      4282644822864428846688866468864648868648648648466866884244442266266264622664
-     22442262464282662444446664446686482224824844488806
+     224422624642826624444466644466864824264622226642468806
         ",
     );
 }
@@ -122,9 +124,9 @@ fn replay_latch_set_without_lock() {
         "replay_latch_set_without_lock",
         move || scope_latch_wakes_owner(config),
         "
-     9102b00191b78fdae886fb8606004450124151944448044440a2084814298992248aa4285192
+     9102b30191b78fdae886fb8606004450124151944448044440a2084814298992248aa4285192
      444aa42492a2289112258a124551a4244a24298a922449a2444924258a202490844081100542
-     904892
+     9048922401
         ",
     );
 }
