@@ -11,7 +11,11 @@
 //! pools) take loom more than ten minutes at bound 1.
 //!
 //! Bound 1: 32,433 executions in about 4 s; bound 2 did not finish in five
-//! minutes.
+//! minutes. No seeded mutant is killed here: within bound 1 loom does not
+//! reach the schedule in which both posts find the injector empty beside a
+//! sleeper (`finder_never_wakes` and the hand-off's weakened fence pass);
+//! shuttle kills `finder_never_wakes` on this scenario at 8 and 16
+//! workers, and the exact checker decides the fence (`hand_off_*` shapes).
 
 use drowse_loom_tests::Check;
 use drowse_models::{injected_job_waits_for_another_injected_job, Config};
