@@ -131,7 +131,7 @@ fn sleep_snapshots_pass_their_check_on_an_idle_and_a_busy_pool() {
     assert!(idle.sleeping_threads <= idle.inactive_threads);
     // Busy, with snapshots taken from inside.
     pool.scope(|s| {
-        for _ in 0..100 {
+        for _ in 0..scaled(100, 20) {
             s.spawn(|_| pool.sleep_snapshot().check().unwrap());
         }
     });
