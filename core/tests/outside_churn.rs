@@ -16,9 +16,11 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-const ROUNDS: usize = 8;
-const OUTSIDE_THREADS: usize = 16;
-const CALLS_PER_THREAD: usize = 40;
+// Under Miri, which runs a program thousands of times slower, fewer of each
+// (ci/miri runs the test over several seeds instead).
+const ROUNDS: usize = if cfg!(miri) { 2 } else { 8 };
+const OUTSIDE_THREADS: usize = if cfg!(miri) { 4 } else { 16 };
+const CALLS_PER_THREAD: usize = if cfg!(miri) { 4 } else { 40 };
 
 #[test]
 fn outside_threads_install_scope_and_broadcast_while_pools_churn() {
