@@ -20,6 +20,10 @@ const IMPOSSIBLE_STACK: usize = 1 << 50;
 
 #[test]
 #[cfg(target_pointer_width = "64")]
+#[cfg_attr(
+    miri,
+    ignore = "Miri grants any stack size, so no thread fails to start"
+)]
 fn a_thread_that_cannot_start_is_an_io_error_with_its_source() {
     let error = ThreadPoolBuilder::new()
         .num_threads(1)
@@ -39,6 +43,10 @@ fn a_thread_that_cannot_start_is_an_io_error_with_its_source() {
 
 #[test]
 #[cfg(target_pointer_width = "64")]
+#[cfg_attr(
+    miri,
+    ignore = "Miri grants any stack size, so no thread fails to start"
+)]
 fn exactly_max_num_threads_passes_the_size_check() {
     // `max_num_threads()` itself is a valid size (larger ones are reduced to
     // it, see builder.rs); the impossible stack then stops the build at the
