@@ -3,7 +3,7 @@
 //! `in_place_scope_fifo` run the scope's body on the calling thread.
 
 use crate::broadcast::BroadcastContext;
-use crate::job::{yield_after_set_under_miri, Job, JobFifo, JobRef};
+use crate::job::{Job, JobFifo, JobRef};
 use crate::latch::{CountLatch, Latch};
 use crate::registry::{self, Registry, WorkerThread};
 use crate::sync::{Arc, Mutex};
@@ -431,7 +431,7 @@ impl<'scope> ScopeBase<'scope> {
         // SAFETY: `*this` is live until the latch is counted down, and
         // `Latch::set` touches nothing of it after that.
         unsafe { Latch::set(ptr::addr_of!((*this).job_completed_latch)) };
-        yield_after_set_under_miri();
+        crate::sync::yield_after_set_under_miri();
     }
 }
 
