@@ -3,7 +3,7 @@
 //! in such a job rescues nobody, so the property users rely on is stronger
 //! than "some worker could still take the job later": a queued job must not
 //! wait while every worker that is not blocked in a job sleeps
-//! (docs/proof.md, property 9 and lemma 9, the hand-off).
+//! (docs/proof.md, property 9 and lemma 10, the hand-off).
 //!
 //! In every scenario here some jobs block on a facade condvar
 //! ([`Countdown`]) until a job that another thread posts has run, and the
@@ -72,7 +72,7 @@ fn shutdown_shared(pool: Arc<ThreadPool>) {
 /// (C++20 [atomics.order], the fence-to-fence rule through a
 /// coherence-ordered pair), so the finder's look sees that post's push; a
 /// post whose read comes after the decrement sees the finder gone from the
-/// idle count and wakes a sleeper itself (lemma 9).
+/// idle count and wakes a sleeper itself (lemma 10).
 pub fn injected_job_waits_for_another_injected_job(config: Config) {
     assert!(
         config.workers >= 2,

@@ -80,7 +80,7 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "injected_job_spawns_internal_jobs",
         // Property 9 through injected jobs only: both the posts and the
         // hand-off are a read of the counters between a `SeqCst` fence and
-        // the queues (lemma 9).
+        // the queues (lemma 10).
         "injected_job_waits_for_another_injected_job",
         "searcher_leaves_with_an_injected_job_queued",
     ];

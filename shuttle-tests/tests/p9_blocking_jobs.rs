@@ -1,6 +1,6 @@
 #![cfg(shuttle)]
 //! Property 9: jobs may block. A queued job never waits while every worker
-//! that is not blocked in a job sleeps (docs/proof.md, lemma 9: the last
+//! that is not blocked in a job sleeps (docs/proof.md, lemma 10: the last
 //! searcher to leave hands off). Each scenario blocks jobs on a facade
 //! condvar until a job posted by another thread has run, so a worker that
 //! leaves its search with that job queued and nobody awake strands it: the

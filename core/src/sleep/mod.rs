@@ -165,7 +165,7 @@ impl Sleep {
     /// `SuccessorOwed` returned, for `Sleep::job_done`), as the policy's
     /// `finder_wakes` says; and in any case, when it was the last searcher
     /// and leaves work behind, one sleeper at once (`Sleep::hand_off`,
-    /// lemma 9 of docs/proof.md: its job may block). Ends the search, and
+    /// lemma 10 of docs/proof.md: its job may block). Ends the search, and
     /// returns the budget for the worker's next one.
     #[inline]
     pub(crate) fn work_found(
@@ -214,7 +214,7 @@ impl Sleep {
         (wakes == FinderWakes::SuccessorAfterJob).then_some(idle_state.worker_index)
     }
 
-    /// The hand-off (lemma 9 of docs/proof.md), made by the last searcher
+    /// The hand-off (lemma 10 of docs/proof.md), made by the last searcher
     /// to leave its search while someone sleeps (its decrement of the
     /// inactive count read one awake inactive worker, itself, and a
     /// sleeper): after the hand-off fence, if some queue still holds a job
@@ -226,7 +226,7 @@ impl Sleep {
     /// When others still searched at its decrement, the last of them to
     /// leave makes this check later, or goes to sleep through the JEC check
     /// and the final look; when nobody slept, a later post wakes for
-    /// itself (lemma 9 says why each covers the work left here).
+    /// itself (lemma 10 says why each covers the work left here).
     #[cold]
     fn hand_off(&self, worker_index: usize, work_left_behind: impl FnOnce() -> bool) -> bool {
         // HandOffFence: orders our decrement of the inactive count before
