@@ -35,6 +35,22 @@ struct Shared {
 }
 
 impl Shared {
+    /// The body of a job that the blocked ones wait for: it counts its run
+    /// (as job `index`), releases them and returns.
+    fn run_awaited_job(&self, index: usize) {
+        self.runs.ran(index);
+        self.awaited_ran.tick();
+        self.returned.tick();
+    }
+
+    /// The body of a job that blocks until an awaited job has run, then
+    /// counts its run (as job `index`) and returns.
+    fn run_blocked_job(&self, index: usize) {
+        self.awaited_ran.wait_for(1);
+        self.runs.ran(index);
+        self.returned.tick();
+    }
+
     fn new(jobs: usize) -> Arc<Shared> {
         Arc::new(Shared {
             runs: RunCounts::new(jobs),
@@ -89,9 +105,7 @@ pub fn injected_job_waits_for_another_injected_job(config: Config) {
         let (pool, shared) = (Arc::clone(&pool), Arc::clone(&shared));
         thread::spawn(move || {
             pool.spawn(move || {
-                shared.runs.ran(1);
-                shared.awaited_ran.tick();
-                shared.returned.tick();
+                shared.run_awaited_job(1);
             })
         })
     };
@@ -99,9 +113,7 @@ pub fn injected_job_waits_for_another_injected_job(config: Config) {
     pool.spawn(move || {
         // Blocks the worker that runs it until the other job has run: a
         // worker blocked here takes nothing else.
-        in_job.awaited_ran.wait_for(1);
-        in_job.runs.ran(0);
-        in_job.returned.tick();
+        in_job.run_blocked_job(0);
     });
     second_poster.join().expect("the second poster");
     shared.returned.wait_for(2);
@@ -136,9 +148,7 @@ pub fn blocked_jobs_wait_for_an_injected_job(config: Config) {
             shared.blockers_posted.wait_for(1);
             let in_job = Arc::clone(&shared);
             pool.spawn(move || {
-                in_job.runs.ran(2);
-                in_job.awaited_ran.tick();
-                in_job.returned.tick();
+                in_job.run_awaited_job(2);
             });
         })
     };
@@ -149,14 +159,10 @@ pub fn blocked_jobs_wait_for_an_injected_job(config: Config) {
         let in_child = Arc::clone(&in_job);
         // Onto this worker's own deque: the spawn comes from inside the pool.
         drowse::spawn(move || {
-            in_child.awaited_ran.wait_for(1);
-            in_child.runs.ran(1);
-            in_child.returned.tick();
+            in_child.run_blocked_job(1);
         });
         in_job.blockers_posted.tick();
-        in_job.awaited_ran.wait_for(1);
-        in_job.runs.ran(0);
-        in_job.returned.tick();
+        in_job.run_blocked_job(0);
     });
     third_poster.join().expect("the third poster");
     shared.returned.wait_for(3);
@@ -254,9 +260,7 @@ pub fn searcher_leaves_with_an_injected_job_queued(config: Config) {
             in_other_job.runs.ran(1);
         });
         drop(in_other);
-        in_job.awaited_ran.wait_for(1);
-        in_job.runs.ran(0);
-        in_job.returned.tick();
+        in_job.run_blocked_job(0);
     });
     let poster = {
         let (pool, shared) = (Arc::clone(&pool), Arc::clone(&shared));
@@ -265,9 +269,7 @@ pub fn searcher_leaves_with_an_injected_job_queued(config: Config) {
             other_started.wait_for(1);
             let in_job = Arc::clone(&shared);
             pool.spawn(move || {
-                in_job.runs.ran(2);
-                in_job.awaited_ran.tick();
-                in_job.returned.tick();
+                in_job.run_awaited_job(2);
             });
             shared.blockers_posted.tick();
             drop(pool);
@@ -313,9 +315,7 @@ pub fn blocked_job_waits_for_an_internal_job(config: Config) {
             crowd_asleep.wait_for(1);
             let in_job = Arc::clone(&shared);
             pool.spawn(move || {
-                in_job.awaited_ran.wait_for(1);
-                in_job.runs.ran(2);
-                in_job.returned.tick();
+                in_job.run_blocked_job(2);
             });
             crowd_asleep.tick();
         })
@@ -328,13 +328,9 @@ pub fn blocked_job_waits_for_an_internal_job(config: Config) {
         crowd_asleep.wait_for(2);
         let in_child = Arc::clone(&in_job);
         drowse::spawn(move || {
-            in_child.runs.ran(1);
-            in_child.awaited_ran.tick();
-            in_child.returned.tick();
+            in_child.run_awaited_job(1);
         });
-        in_job.awaited_ran.wait_for(1);
-        in_job.runs.ran(0);
-        in_job.returned.tick();
+        in_job.run_blocked_job(0);
     });
     poster.join().expect("the poster");
     shared.returned.wait_for(3);
