@@ -102,6 +102,9 @@ impl CoreLatch {
         // SAFETY: the caller guarantees `this` is live until the swap has
         // happened; nothing reads `*this` after it.
         let before = unsafe { (*this).state.swap(SET, Ordering::AcqRel) };
+        // The owner may free the latch from here on, while the callers'
+        // frames (the latch kinds' `set`, `Registry::terminate`) still run.
+        crate::sync::yield_after_set_under_miri();
         before == SLEEPING
     }
 
@@ -240,6 +243,12 @@ impl LockLatch {
         let mut is_set = self.is_set.lock().unwrap();
         *is_set = true;
         self.changed.notify_all();
+        drop(is_set);
+        // The owner may go on once the unlock's store is visible, while
+        // `&self`, protected for this whole call, is still live: a setter
+        // that borrowed the latch instead of holding an `Arc` of its own
+        // would have it freed under that protector.
+        crate::sync::yield_after_set_under_miri();
     }
 }
 
@@ -464,6 +473,10 @@ impl Latch for CountLatch {
             // SAFETY: the count just reached zero, so the inner latch is
             // still unset and `*this` is live.
             unsafe { CountLatch::set_inner(this) }
+        } else {
+            // Not the last count: another setter may take the count to zero
+            // and the owner free the latch from here on.
+            crate::sync::yield_after_set_under_miri();
         }
     }
 }

@@ -7,7 +7,9 @@
 #![cfg(not(any(loom, shuttle)))]
 
 use drowse::{ThreadPool, ThreadPoolBuilder};
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 use std::thread;
 
 /// `normal` in a normal build, `miri` under Miri, which runs a program
@@ -154,6 +156,88 @@ fn an_install_from_another_pool_frees_its_job_as_soon_as_it_is_set() {
     });
     let expected: Vec<_> = (0..sums.len()).map(|round| 4 * round).collect();
     assert_eq!(sums, expected);
+}
+
+/// The cross-pool `SpinLatch` again, with the owner's pool ended and freed
+/// right after its install returns: the setter, a worker of the other pool,
+/// may still be waking the owner through the owner's registry then.
+#[test]
+fn a_pool_ended_right_after_its_install_into_another_pool() {
+    let inner = pool(2);
+    for round in 0..scaled(200, 4) {
+        let outer = pool(1);
+        let values = [round; 4];
+        let sum = outer.install(|| inner.install(|| values.iter().sum::<usize>()));
+        outer.shutdown_and_wait();
+        assert_eq!(sum, 4 * round);
+    }
+}
+
+/// An outside thread's own `LockLatch` (the one its installs reuse) goes
+/// when the thread exits, which here is right after its only install
+/// returns, while the worker that set the latch may still be unlocking it.
+#[test]
+fn an_outside_thread_exits_right_after_its_install() {
+    let pool = pool(2);
+    for round in 0..scaled(200, 6) {
+        let values = [round; 4];
+        let sum = thread::scope(|threads| {
+            threads
+                .spawn(|| pool.install(|| values.iter().sum::<usize>()))
+                .join()
+                .unwrap()
+        });
+        assert_eq!(sum, 4 * round);
+    }
+}
+
+/// Installs into its pool when dropped, and sends what the job returned.
+struct InstallsWhenDropped {
+    pool: Arc<ThreadPool>,
+    value: usize,
+    sender: mpsc::Sender<usize>,
+}
+
+impl Drop for InstallsWhenDropped {
+    fn drop(&mut self) {
+        let value = self.value;
+        let result = self.pool.install(|| value * 2);
+        self.sender.send(result).unwrap();
+    }
+}
+
+thread_local! {
+    static INSTALL_WHEN_DROPPED: RefCell<Option<InstallsWhenDropped>> =
+        const { RefCell::new(None) };
+}
+
+/// An install from a thread-local destructor, after the thread's own
+/// `LockLatch` is gone: the caller waits on a fresh latch whose `Arc` is a
+/// temporary of its frame, dropped as soon as the wait ends. The thread
+/// fills this thread-local before its first install, so its destructor is
+/// registered first and runs after the latch's (std runs a thread's
+/// thread-local destructors last registered, first run).
+#[test]
+fn an_install_from_a_thread_local_destructor_frees_its_own_latch() {
+    let pool = Arc::new(pool(2));
+    for round in 0..scaled(100, 4) {
+        let (sender, receiver) = mpsc::channel();
+        let thread_pool = Arc::clone(&pool);
+        thread::spawn(move || {
+            INSTALL_WHEN_DROPPED.with(|slot| {
+                *slot.borrow_mut() = Some(InstallsWhenDropped {
+                    pool: Arc::clone(&thread_pool),
+                    value: round,
+                    sender,
+                })
+            });
+            // The thread's own latch, created after the slot above.
+            assert_eq!(thread_pool.install(|| round + 1), round + 1);
+        })
+        .join()
+        .unwrap();
+        assert_eq!(receiver.recv().unwrap(), 2 * round);
+    }
 }
 
 /// `broadcast` (`StackJob`s in a vector, one `CountLatch`): the vector goes

@@ -521,14 +521,16 @@ pub(crate) fn random_seed() -> u64 {
     world::random_seed()
 }
 
-/// Under Miri only, a scheduling point right after a job's latch is set:
-/// other threads run while the setter's frames are still on its stack, as
-/// when the OS deschedules the setter there. Miri's scheduler preempts a
-/// thread within the few basic blocks between a set and the return of its
-/// frames too rarely to find what can go wrong there: the owner, seeing the
-/// set, returns and frees memory that a frame of the setter still holds a
-/// protected reference to (issue 35; docs/checking.md, "Miri"). Nothing in
-/// other builds.
+/// Under Miri only, a scheduling point right after a store that lets a
+/// latch's owner go (a latch's decisive store, a count-down, the unlock of a
+/// `LockLatch`), and again when the job that set it is done: other threads
+/// run while the setter's frames are still on its stack, as when the OS
+/// deschedules the setter there. Miri's scheduler preempts a thread within
+/// the few basic blocks between a set and the return of its frames too
+/// rarely to find what can go wrong there: the owner, seeing the set,
+/// returns and frees memory that a frame of the setter still reads or holds
+/// a protected reference to (issue 35; docs/checking.md, "Miri"). Nothing
+/// in other builds.
 #[inline(always)]
 pub(crate) fn yield_after_set_under_miri() {
     // A few times: the owner may itself yield (while it searches, or on its
