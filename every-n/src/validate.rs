@@ -137,7 +137,8 @@
 
 use crate::lin::{Atom, Lin};
 use crate::model::{
-    w, Flag, Model, Phase, Width, EXITED, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, S, TERM, TOK,
+    w, Flag, Model, Phase, Width, DONE, EXITED, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, QP, S,
+    TERM, TOK,
 };
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -150,6 +151,8 @@ pub enum Step {
     WorkFound,
     Announce,
     Post,
+    /// `CoreLatch::get_sleepy` succeeded: the last round found nothing.
+    GetSleepy,
     JoinSleeping,
     Abandon,
     FinalLookFound,
@@ -216,8 +219,6 @@ impl Real {
 /// read (the model's `injecting_into_empty`, `injecting_into_nonempty`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Queues {
-    /// The injector's length, as the queue last recorded it.
-    injected: i64,
     injecting_into_empty: i64,
     injecting_into_nonempty: i64,
 }
@@ -245,11 +246,222 @@ enum Source {
     Deque,
 }
 
-/// A model transition restricted to the variables the validator tracks.
+impl Source {
+    /// The model's variable for the queue.
+    fn var(self) -> &'static str {
+        match self {
+            Source::Injector => QI,
+            Source::Deque => QD,
+        }
+    }
+}
+
+/// A model transition as the validator takes it: the guard split into the
+/// atoms over the queue variables (`queue_guard`, checked where the code's
+/// queues say, see the module documentation) and the rest (`guard`,
+/// checked at the step); the update without the queue variables, which
+/// the queues' own records move.
+#[derive(Debug)]
 struct Projected {
     name: String,
     guard: Vec<Atom>,
+    queue_guard: Vec<Atom>,
     update: Vec<(String, Lin)>,
+}
+
+/// A queue's change, recorded by the queue (`Record::QueueLen`) for the
+/// thread that pushed or took; its push or take record comes next.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    queue: usize,
+    before: i64,
+    after: i64,
+    /// The deques' total (`q_internal`) just before, counting this queue
+    /// if it is no deque known yet (its owner's first push may not have
+    /// been recorded yet).
+    internal_before: i64,
+}
+
+/// The queues' lengths from some record on: each queue's length then
+/// (`start`) and the least and greatest since (`range`).
+#[derive(Clone, Debug, Default)]
+struct Window {
+    start: BTreeMap<usize, i64>,
+    range: BTreeMap<usize, (i64, i64)>,
+}
+
+impl Window {
+    fn open(lens: &BTreeMap<usize, i64>) -> Window {
+        Window {
+            start: lens.clone(),
+            range: lens.iter().map(|(&q, &l)| (q, (l, l))).collect(),
+        }
+    }
+
+    fn moved(&mut self, m: &Move) {
+        let r = self.range.entry(m.queue).or_insert((m.before, m.before));
+        r.0 = r.0.min(m.after);
+        r.1 = r.1.max(m.after);
+    }
+
+    /// The least and greatest length of `queue` since the window opened.
+    fn range(&self, queue: usize) -> (i64, i64) {
+        self.range.get(&queue).copied().unwrap_or((0, 0))
+    }
+
+    fn start(&self, queue: usize) -> (i64, i64) {
+        let l = self.start.get(&queue).copied().unwrap_or(0);
+        (l, l)
+    }
+}
+
+/// Bounds on the queue variables under which a queue guard is evaluated:
+/// it holds if it holds for some values within them (one value each for
+/// an exact check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct QueueBox {
+    injected: (i64, i64),
+    internal: (i64, i64),
+}
+
+impl QueueBox {
+    fn point(injected: i64, internal: i64) -> QueueBox {
+        QueueBox {
+            injected: (injected, injected),
+            internal: (internal, internal),
+        }
+    }
+
+    /// The queue `source` with one more job (the model's take comes with
+    /// the step; the code's came before it).
+    fn plus_one(mut self, source: &str) -> QueueBox {
+        let r = if source == QI {
+            &mut self.injected
+        } else {
+            &mut self.internal
+        };
+        *r = (r.0 + 1, r.1 + 1);
+        self
+    }
+
+    fn holds(&self, atom: &Atom, env: &dyn Fn(&str) -> i64) -> bool {
+        let lin = match atom {
+            Atom::Ge(l) | Atom::Eq(l) => l,
+        };
+        let (mut lo, mut hi) = (lin.constant, lin.constant);
+        for (v, &c) in &lin.terms {
+            let (a, b) = if v == QI {
+                self.injected
+            } else if v == QD {
+                self.internal
+            } else if v == QP || v == DONE {
+                (0, 0)
+            } else {
+                (env(v), env(v))
+            };
+            if c >= 0 {
+                lo += c * a;
+                hi += c * b;
+            } else {
+                lo += c * b;
+                hi += c * a;
+            }
+        }
+        match atom {
+            Atom::Ge(_) => hi >= 0,
+            Atom::Eq(_) => lo <= 0 && 0 <= hi,
+        }
+    }
+}
+
+/// How `take_with` checks the queue guards of the transitions it tries.
+#[derive(Clone, Copy, Debug)]
+enum QueueCheck {
+    /// Within these bounds.
+    In(QueueBox),
+    /// Not there: the caller checks them (it gets the transitions).
+    Later,
+}
+
+/// How the guards over the queues were checked in a run, by kind (and the
+/// other guards: every transition taken). `lines` says what each is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GuardCounts {
+    /// Transitions taken: each one's guard over the counters, phases,
+    /// latches and wake-ups in flight checked exactly at its step.
+    pub transitions: usize,
+    pub inject_push_exact: usize,
+    pub inject_push_skipped: usize,
+    pub takes_exact: usize,
+    pub finder_exact: usize,
+    pub finder_by_reads: usize,
+    pub last_round_exact: usize,
+    pub last_round_premise: usize,
+    pub final_look_found_exact: usize,
+    pub final_look_found_by_reads: usize,
+    pub block_exact: usize,
+    pub drops_exact: usize,
+    pub drops_premise: usize,
+}
+
+impl GuardCounts {
+    pub fn add(&mut self, o: &GuardCounts) {
+        self.transitions += o.transitions;
+        self.inject_push_exact += o.inject_push_exact;
+        self.inject_push_skipped += o.inject_push_skipped;
+        self.takes_exact += o.takes_exact;
+        self.finder_exact += o.finder_exact;
+        self.finder_by_reads += o.finder_by_reads;
+        self.last_round_exact += o.last_round_exact;
+        self.last_round_premise += o.last_round_premise;
+        self.final_look_found_exact += o.final_look_found_exact;
+        self.final_look_found_by_reads += o.final_look_found_by_reads;
+        self.block_exact += o.block_exact;
+        self.drops_exact += o.drops_exact;
+        self.drops_premise += o.drops_premise;
+    }
+
+    /// One line per kind of guard: how many were checked exactly, how many
+    /// by the premise the docs argue instead, how many skipped and why.
+    pub fn lines(&self) -> Vec<String> {
+        vec![
+            format!(
+                "counters, phases, latches, wake-ups in flight (every transition's guard but its queue atoms): {} checked exactly",
+                self.transitions
+            ),
+            format!(
+                "`Registry::inject push` (injector empty / not empty): {} checked exactly at the push; {} skipped: the injector changed between the push's `is_empty` read and its push (the model's push is narrower than the code; the post's case, what the push read, is checked)",
+                self.inject_push_exact, self.inject_push_skipped
+            ),
+            format!(
+                "`wait_until_cold: take_local_job` (q_internal >= 1): {} checked exactly at the take's queue record (a searcher's take, `work_found`'s `q >= 1`, is checked with its wake-ups, below)",
+                self.takes_exact
+            ),
+            format!(
+                "`work_found`'s wake-ups (more queued / source now empty / work left / nothing left): {} checked exactly (no queue moved between the decrement and the decision), {} by the reads' window (each guard held for the lengths some moment between the decrement and the decision showed)",
+                self.finder_exact, self.finder_by_reads
+            ),
+            format!(
+                "last round finds nothing (every queue empty): {} exactly at `get_sleepy`, {} by the premise (checked on all {}: each queue was empty at some moment since the announcement)",
+                self.last_round_exact,
+                self.last_round_premise,
+                self.last_round_exact + self.last_round_premise
+            ),
+            format!(
+                "final look finds an injected job (injector not empty): {} checked exactly, {} by the look's window (not empty at some moment between the join and the record)",
+                self.final_look_found_exact, self.final_look_found_by_reads
+            ),
+            format!(
+                "final look finds nothing, block (injector empty): {} checked exactly",
+                self.block_exact
+            ),
+            format!(
+                "`wake_any_threads finds nobody to wake` (nobody counted): {} checked exactly, {} by the premise (every counted worker joined behind the scan)",
+                self.drops_exact, self.drops_premise
+            ),
+            "q_pinned, pinned_done: 0 in every state (each push is a q_internal push: the code has no pusher that waits outside the pool); the transitions that move them are never taken".to_string(),
+        ]
+    }
 }
 
 /// A wake loop in progress (`wake_any_threads`), by one thread.
@@ -267,11 +479,15 @@ struct Scan {
 /// A post or finder whose wake-ups come with its thread's next record.
 #[derive(Clone, Debug)]
 struct Owing {
-    /// The numbers of wake-ups the model's transitions allowed it.
-    allowed: Vec<i64>,
+    /// The transitions that matched its step but for their queue guards,
+    /// with the wake-ups each owes.
+    candidates: Vec<(i64, &'static Projected)>,
     /// Its record's number.
     at: usize,
     post: bool,
+    /// A finder's source, and the queues' lengths since its `work_found`
+    /// (its reads of the queues fall in that window).
+    finder: Option<(Source, Window)>,
 }
 
 pub struct Validator {
@@ -303,6 +519,22 @@ pub struct Validator {
     /// By thread: the queue its searcher took a job from, until its
     /// `work_found`.
     taken: BTreeMap<u64, Source>,
+    /// Every model queue's length, as the queue last recorded it (the
+    /// injector, the deques, and queues outside the model: broadcast and
+    /// FIFO queues).
+    lens: BTreeMap<usize, i64>,
+    /// The deques, each with its worker: a queue is known as worker `i`'s
+    /// deque from the first push or take of it that `i`'s `Push`,
+    /// `TakeOwn` or a `Steal` from `i` records.
+    deques: BTreeMap<usize, usize>,
+    /// By thread: its queue changes since its last step record.
+    moves: BTreeMap<u64, Vec<Move>>,
+    /// By worker: the queues since its last announcement (for its last
+    /// round), and since it joined the sleeping count (for its final look).
+    since_announce: BTreeMap<usize, Window>,
+    since_join: BTreeMap<usize, Window>,
+    /// How each kind of guard was checked.
+    pub guards: GuardCounts,
     /// The model's transitions as the validator reads them, built once per
     /// process (each execution makes a validator).
     transitions: &'static [Projected],
@@ -332,45 +564,16 @@ pub struct Validator {
     history: Vec<String>,
 }
 
-/// The variables tracked: `N`, the counters, the wake-ups in flight, the
-/// injector's length, the outside threads between their push and their
-/// post, and the worker counts of each phase with an unset latch. Not the
-/// deques' lengths: see the module documentation.
-fn tracked(v: &str) -> bool {
-    v == N
-        || v == S
-        || v == I
-        || v == JODD
-        || v == TOK
-        || v == QI
-        || v == INJ_EMPTY
-        || v == INJ_MORE
-        || v == TERM
-        || v == EXITED
-        || Phase::ALL
-            .iter()
-            .any(|&p| Flag::ALL.iter().any(|&f| w(p, f) == v))
+/// The model's queue variables: the injector's length, the deques' total,
+/// and the pinned jobs (0 here: see the module documentation).
+fn queue_var(v: &str) -> bool {
+    v == QI || v == QD || v == QP || v == DONE
 }
 
-/// The model's guards on the injector's length that are not exact for the
-/// code, so the validator leaves them out (the module documentation says
-/// why each).
-fn inexact_injector_guard(transition: &str, lin: &Lin) -> bool {
-    lin.terms.contains_key(QI)
-        && [
-            "Registry::inject push",
-            "Sleep::work_found",
-            "last round finds nothing",
-            "Sleep::sleep: final look finds an injected job",
-        ]
-        .iter()
-        .any(|p| transition.starts_with(p))
-}
-
-/// The transitions whose change of the injector's length the queue
-/// records before their own record.
-fn moves_injector_earlier(transition: &str) -> bool {
-    transition.starts_with("Registry::inject push") || transition.starts_with("Sleep::work_found")
+fn mentions_queue(a: &Atom) -> bool {
+    match a {
+        Atom::Ge(l) | Atom::Eq(l) => l.terms.keys().any(|v| queue_var(v)),
+    }
 }
 
 fn project(model: Model) -> Vec<Projected> {
@@ -378,23 +581,29 @@ fn project(model: Model) -> Vec<Projected> {
         .transitions
         .into_iter()
         .filter(|t| t.params.is_empty())
-        .map(|t| Projected {
-            guard: t
-                .guard
-                .into_iter()
-                .filter(|a| {
-                    let lin = match a {
-                        Atom::Ge(l) | Atom::Eq(l) => l,
-                    };
-                    lin.terms.keys().all(|v| tracked(v)) && !inexact_injector_guard(&t.name, lin)
-                })
-                .collect(),
-            name: t.name,
-            update: t
-                .update
-                .into_iter()
-                .filter(|(v, lin)| tracked(v) && lin.terms.keys().all(|v| tracked(v)))
-                .collect(),
+        // A pinned job's push, take and its pusher's resumption: the code
+        // has no pusher that waits outside the pool for its job.
+        .filter(|t| !t.update.iter().any(|(v, _)| v == QP || v == DONE))
+        .map(|t| {
+            let (queue_guard, guard): (Vec<Atom>, Vec<Atom>) =
+                t.guard.into_iter().partition(mentions_queue);
+            for (v, lin) in &t.update {
+                assert!(
+                    queue_var(v) || !lin.terms.keys().any(|x| queue_var(x)),
+                    "{}: {v} is set from a queue variable",
+                    t.name
+                );
+            }
+            Projected {
+                name: t.name,
+                guard,
+                queue_guard,
+                update: t
+                    .update
+                    .into_iter()
+                    .filter(|(v, _)| !queue_var(v))
+                    .collect(),
+            }
         })
         .collect()
 }
@@ -422,6 +631,12 @@ impl Validator {
             injector: None,
             pushed: BTreeMap::new(),
             taken: BTreeMap::new(),
+            lens: BTreeMap::new(),
+            deques: BTreeMap::new(),
+            moves: BTreeMap::new(),
+            since_announce: BTreeMap::new(),
+            since_join: BTreeMap::new(),
+            guards: GuardCounts::default(),
             transitions: {
                 static PROJECTED: OnceLock<Vec<Projected>> = OnceLock::new();
                 PROJECTED.get_or_init(|| project(Model::new(Width::Full, None)))
@@ -445,11 +660,72 @@ impl Validator {
         self.injector.get_or_insert(queue);
     }
 
-    /// Queue `queue` holds `len` jobs now.
-    pub fn queue_len(&mut self, queue: usize, len: usize) {
-        if self.injector == Some(queue) {
-            self.queues.injected = len as i64;
+    /// Thread `thread`'s push or take left queue `queue` holding `len`
+    /// jobs.
+    pub fn queue_len(&mut self, queue: usize, len: usize, thread: u64) {
+        let before = self.lens.get(&queue).copied().unwrap_or(0);
+        let mut internal_before = self.internal();
+        if !self.deques.contains_key(&queue) && self.injector != Some(queue) {
+            internal_before += before;
         }
+        let m = Move {
+            queue,
+            before,
+            after: len as i64,
+            internal_before,
+        };
+        self.lens.insert(queue, len as i64);
+        for o in self.owing.values_mut() {
+            if let Some((_, window)) = &mut o.finder {
+                window.moved(&m);
+            }
+        }
+        for window in self
+            .since_announce
+            .values_mut()
+            .chain(self.since_join.values_mut())
+        {
+            window.moved(&m);
+        }
+        self.moves.entry(thread).or_default().push(m);
+    }
+
+    /// The injector's length (the model's `q_injected`).
+    fn injected(&self) -> i64 {
+        self.injector
+            .and_then(|q| self.lens.get(&q))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The deques' total (the model's `q_internal`).
+    fn internal(&self) -> i64 {
+        self.deques
+            .keys()
+            .map(|q| self.lens.get(q).copied().unwrap_or(0))
+            .sum()
+    }
+
+    /// The queue variables' bounds over `window` (`start`: at its opening).
+    fn window_box(&self, window: &Window, start: bool) -> QueueBox {
+        let range = |q: usize| {
+            if start {
+                window.start(q)
+            } else {
+                window.range(q)
+            }
+        };
+        let injected = self.injector.map_or((0, 0), range);
+        let internal = self
+            .deques
+            .keys()
+            .map(|&q| range(q))
+            .fold((0, 0), |(a, b), (lo, hi)| (a + lo, b + hi));
+        QueueBox { injected, internal }
+    }
+
+    fn now(&self) -> QueueBox {
+        QueueBox::point(self.injected(), self.internal())
     }
 
     /// The counters a read-modify-write left (or the JEC bump read).
@@ -468,7 +744,11 @@ impl Validator {
         let mut st = BTreeMap::new();
         st.insert(N.to_string(), phases.len() as i64);
         st.insert(TOK.to_string(), tok);
-        st.insert(QI.to_string(), q.injected);
+        // The queues' lengths are the code's: their own records move them.
+        st.insert(QI.to_string(), self.injected());
+        st.insert(QD.to_string(), self.internal());
+        st.insert(QP.to_string(), 0);
+        st.insert(DONE.to_string(), 0);
         st.insert(INJ_EMPTY.to_string(), q.injecting_into_empty);
         st.insert(INJ_MORE.to_string(), q.injecting_into_nonempty);
         st.insert(S.to_string(), real.sleeping);
@@ -494,7 +774,7 @@ impl Validator {
 
     fn show(st: &BTreeMap<String, i64>) -> String {
         st.iter()
-            .filter(|(k, v)| **v != 0 || [S, I, JODD, TOK, QI].contains(&k.as_str()))
+            .filter(|(k, v)| **v != 0 || [S, I, JODD, TOK, QI, QD].contains(&k.as_str()))
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join(" ")
@@ -503,33 +783,33 @@ impl Validator {
     /// Takes the model transition named `prefix...` from the current
     /// abstract state (`self.phases`, counters as they were, the wake-ups
     /// in flight) to `phases` with counters `real` and `tok` wake-ups in
-    /// flight, or says why none does. With `tok` `None` the transition may
-    /// change the wake-ups in flight by any amount and the validator's count
-    /// stays: the result is every change that a transition leading to the
-    /// other values makes (a post or finder whose wake-ups are recorded
-    /// later, by `WakeLoop`).
+    /// flight, its queue guards checked on the queues as they are now, or
+    /// says why none does.
     fn take(
         &mut self,
         prefix: &str,
         phases: Vec<Phase>,
         real: Real,
-        tok: Option<i64>,
-    ) -> Result<Vec<i64>, String> {
+        tok: i64,
+    ) -> Result<(), String> {
         let queues = self.queues;
         let marks = self.marks.clone();
+        let now = QueueCheck::In(self.now());
         self.take_with(
             &|n| n.starts_with(prefix),
             prefix,
             phases,
             real,
-            tok,
-            (queues, marks),
+            Some(tok),
+            (queues, marks, now),
         )
+        .map(drop)
     }
 
-    /// As `take_with`, for a post (`post`), a finder or a successor's check
-    /// that decides wake-ups: what the transitions taken allowed it to owe is
-    /// kept until its thread records its `WakeLoop`.
+    /// As `take_with` (queue guards left to the settlement), for a post
+    /// (`post`), a finder (`finder`: its source) or a successor's check
+    /// that decides wake-ups: the transitions that matched are kept until
+    /// its thread records its `WakeLoop`.
     #[allow(clippy::too_many_arguments)]
     fn take_deciding_wake_ups(
         &mut self,
@@ -540,16 +820,37 @@ impl Validator {
         queues: Queues,
         thread: u64,
         post: bool,
+        finder: Option<Source>,
     ) -> Result<(), String> {
         let marks = self.marks.clone();
-        let allowed = self.take_with(filter, name, phases, real, None, (queues, marks))?;
+        let candidates = self.take_with(
+            filter,
+            name,
+            phases,
+            real,
+            None,
+            (queues, marks, QueueCheck::Later),
+        )?;
         let at = self.history.len();
-        self.owing.insert(thread, Owing { allowed, at, post });
+        let finder = finder.map(|source| (source, Window::open(&self.lens)));
+        self.owing.insert(
+            thread,
+            Owing {
+                candidates,
+                at,
+                post,
+                finder,
+            },
+        );
         Ok(())
     }
 
     /// As `take`, among the transitions whose names `filter` accepts, to
-    /// the queues `queues`.
+    /// the queues `queues`, their queue guards checked as `check` says.
+    /// With `tok` `None` the transition may change the wake-ups in flight
+    /// by any amount and the validator's count stays: the result is every
+    /// transition that leads to the other values, with the change it makes
+    /// (a post or finder whose wake-ups are recorded later, by `WakeLoop`).
     fn take_with(
         &mut self,
         filter: &dyn Fn(&str) -> bool,
@@ -557,8 +858,8 @@ impl Validator {
         phases: Vec<Phase>,
         real: Real,
         tok: Option<i64>,
-        (queues, marks): (Queues, Marks),
-    ) -> Result<Vec<i64>, String> {
+        (queues, marks, check): (Queues, Marks, QueueCheck),
+    ) -> Result<Vec<(i64, &'static Projected)>, String> {
         let before = self.state(
             &self.phases,
             self.abstract_real(),
@@ -574,27 +875,25 @@ impl Validator {
             &marks,
         );
         let env = |v: &str| before[v];
+        let queue_guard_holds = |t: &Projected| match check {
+            QueueCheck::In(b) => t.queue_guard.iter().all(|a| b.holds(a, &env)),
+            QueueCheck::Later => true,
+        };
         // The state a transition leads to, or `None` when it is not
         // enabled; compared with `after` as the validator sees it.
         let next_of = |t: &Projected| -> Option<BTreeMap<String, i64>> {
-            if !t.guard.iter().all(|a| a.holds(&env)) {
+            if !t.guard.iter().all(|a| a.holds(&env)) || !queue_guard_holds(t) {
                 return None;
             }
             let mut next = before.clone();
             for (v, lin) in &t.update {
                 next.insert(v.clone(), lin.eval(&env));
             }
-            // The injector's length moves where the queue records it (the
-            // push's or take's store), before the step that the model
-            // joins it to (the push's record, the finder's `work_found`):
-            // it is compared there, not here.
-            if moves_injector_earlier(&t.name) {
-                next.insert(QI.to_string(), after[QI]);
-            }
             Some(next)
         };
-        let mut changes = Vec::new();
-        for t in self.transitions.iter().filter(|t| filter(&t.name)) {
+        let transitions: &'static [Projected] = self.transitions;
+        let mut matched = Vec::new();
+        for t in transitions.iter().filter(|t| filter(&t.name)) {
             let Some(mut next) = next_of(t) else {
                 continue;
             };
@@ -603,21 +902,21 @@ impl Validator {
                 next.insert(TOK.to_string(), before[TOK]);
             }
             if next == after {
-                if !changes.contains(&change) {
-                    changes.push(change);
-                }
+                matched.push((change, t));
                 if tok.is_some() {
                     break;
                 }
             }
         }
-        if changes.is_empty() {
+        if matched.is_empty() {
             // Only now the report: what each transition of that name does.
-            let tried: Vec<String> = self
-                .transitions
+            let tried: Vec<String> = transitions
                 .iter()
                 .filter(|t| filter(&t.name))
                 .map(|t| match next_of(t) {
+                    None if t.guard.iter().all(|a| a.holds(&env)) => {
+                        format!("  {}: its queue guard fails ({check:?})", t.name)
+                    }
                     None => format!("  {}: not enabled", t.name),
                     Some(next) => format!("  {}: leads to {}", t.name, Self::show(&next)),
                 })
@@ -641,9 +940,9 @@ impl Validator {
         if let Some(tok) = tok {
             self.wakes_in_flight = tok;
         }
-        Ok(changes)
+        self.guards.transitions += 1;
+        Ok(matched)
     }
-
     fn abstract_real(&self) -> Real {
         self.abstract_counters
     }
@@ -663,8 +962,7 @@ impl Validator {
         let mut phases = self.phases.clone();
         phases[index] = to;
         let real = self.abstract_real();
-        self.take(prefix, phases, real, Some(self.wakes_in_flight))
-            .map(drop)
+        self.take(prefix, phases, real, self.wakes_in_flight)
     }
 
     /// Validates one recorded step of checker thread `thread`; on failure,
@@ -687,25 +985,151 @@ impl Validator {
         Ok(())
     }
 
+    /// The numbers of wake-ups that the transitions `o` matched allow,
+    /// their queue guards checked: a finder's within the lengths its
+    /// window saw (`start`: at its opening, the `work_found` record), with
+    /// its taken job back in its source (the model's take is part of the
+    /// step); a post's and a successor's have none.
+    fn allowed(&self, o: &Owing, start: bool) -> Vec<i64> {
+        let b = match &o.finder {
+            Some((source, window)) => self.window_box(window, start).plus_one(source.var()),
+            None => self.now(),
+        };
+        let state = self.state(
+            &self.phases,
+            self.abstract_real(),
+            self.wakes_in_flight,
+            self.queues,
+            &self.marks,
+        );
+        let env = |v: &str| state[v];
+        let mut allowed = Vec::new();
+        for (change, t) in &o.candidates {
+            if t.queue_guard.iter().all(|a| b.holds(a, &env)) && !allowed.contains(change) {
+                allowed.push(*change);
+            }
+        }
+        allowed
+    }
+
     /// The wake-ups that `thread`'s post or finder owes are `owed`: one of
     /// the numbers its model transition allowed.
     fn owe(&mut self, thread: u64, owed: usize) -> Result<Option<Owing>, String> {
         match self.owing.remove(&thread) {
-            Some(o) if o.allowed.contains(&(owed as i64)) => {
+            Some(o) => {
+                let allowed = self.allowed(&o, false);
+                if !allowed.contains(&(owed as i64)) {
+                    return Err(format!(
+                        "the post or finder before it owes {owed} wake-up(s); the model's \
+                         transitions from the state it read owe {allowed:?}{}",
+                        if o.finder.is_some() {
+                            " (their queue guards checked within the lengths the queues \
+                             had from its `work_found` to now, where its reads fall)"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+                if o.finder.is_some() {
+                    if self.allowed(&o, true).contains(&(owed as i64)) {
+                        self.guards.finder_exact += 1;
+                    } else {
+                        self.guards.finder_by_reads += 1;
+                    }
+                }
                 self.wakes_in_flight += owed as i64;
                 Ok(Some(o))
             }
-            Some(o) => Err(format!(
-                "the post or finder before it owes {owed} wake-up(s); the model's \
-                 transitions from the state it read owe {:?}",
-                o.allowed
-            )),
             None if owed == 0 => Ok(None),
             None => Err(format!(
                 "a wake loop owing {owed} wake-up(s) that no post or finder of this \
                  thread decided"
             )),
         }
+    }
+
+    /// The injector, or a known deque: a queue of the model.
+    fn in_model(&self, queue: usize) -> bool {
+        self.injector == Some(queue) || self.deques.contains_key(&queue)
+    }
+
+    /// The queue change that `thread`'s step `step` records, if it is a
+    /// push or a take: its thread's last change of the injector or of the
+    /// worker's deque since its last step record (a FIFO job's push comes
+    /// with a push into the worker's FIFO queue, a queue outside the
+    /// model). A worker's deque is known from its first push or take.
+    /// Every other change of a queue of the model must be a push or take
+    /// that its thread records next: the model moves the queues only in
+    /// those steps.
+    fn queue_moves(
+        &mut self,
+        step: Step,
+        worker: Option<usize>,
+        thread: u64,
+    ) -> Result<Option<Move>, String> {
+        let moves = self.moves.remove(&thread).unwrap_or_default();
+        // Whose deque (`None`: the injector), and by how much.
+        let expected = match step {
+            Step::InjectPush { .. } => Some((None, 1)),
+            Step::TakeInjected => Some((None, -1)),
+            Step::Push { .. } => Some((Some(worker.ok_or("a push without its worker")?), 1)),
+            Step::TakeOwn | Step::Steal => {
+                Some((Some(worker.ok_or("a take without its deque's worker")?), -1))
+            }
+            _ => None,
+        };
+        let mut matched = None;
+        if let Some((owner, delta)) = expected {
+            let known =
+                owner.and_then(|o| self.deques.iter().find(|(_, &w)| w == o).map(|(&q, _)| q));
+            let fits = |m: &Move| {
+                m.after - m.before == delta
+                    && match owner {
+                        None => Some(m.queue) == self.injector,
+                        Some(_) => match known {
+                            Some(q) => m.queue == q,
+                            None => {
+                                Some(m.queue) != self.injector
+                                    && !self.deques.contains_key(&m.queue)
+                            }
+                        },
+                    }
+            };
+            let Some(i) = moves.iter().rposition(fits) else {
+                return Err(format!(
+                    "{step:?} follows no {} of {} by its thread",
+                    if delta > 0 { "push onto" } else { "take from" },
+                    match owner {
+                        None => "the injector".to_string(),
+                        Some(o) => format!("worker {o}'s deque"),
+                    }
+                ));
+            };
+            if let Some(o) = owner {
+                self.deques.insert(moves[i].queue, o);
+            }
+            matched = Some(i);
+        }
+        for (i, m) in moves.iter().enumerate() {
+            if Some(i) != matched && self.in_model(m.queue) {
+                return Err(format!(
+                    "{} of {} that its thread records no push or take of (its next \
+                     step is {step:?}): the model moves the queues only in its pushes \
+                     and takes",
+                    if m.after > m.before {
+                        "a push onto"
+                    } else {
+                        "a take from"
+                    },
+                    if Some(m.queue) == self.injector {
+                        "the injector".to_string()
+                    } else {
+                        format!("worker {}'s deque", self.deques[&m.queue])
+                    }
+                ));
+            }
+        }
+        Ok(matched.map(|i| moves[i]))
     }
 
     fn apply(&mut self, step: Step, worker: Option<usize>, thread: u64) -> Result<(), String> {
@@ -745,10 +1169,13 @@ impl Validator {
         // A thread's post or finder decides its wake-ups from the read it
         // records, and its next record is its wake loop's start, if it has
         // one: any other record means it owes none.
-        if !matches!(step, Step::WakeLoop { .. }) {
+        // `HandOff` comes between a finder's `work_found` and its
+        // `WakeLoop { owed: 1 }`.
+        if !matches!(step, Step::WakeLoop { .. } | Step::HandOff) {
             self.owe(thread, 0)?;
         }
         let now = self.history.len();
+        let moved = self.queue_moves(step, worker, thread)?;
         // A push's post is its thread's next step, and a searcher's take is
         // followed by its `work_found`: nothing in between records.
         if step != Step::Post {
@@ -798,7 +1225,14 @@ impl Validator {
                     self.queues,
                 );
                 let name = "Registry::terminate";
-                self.take_with(&|n| n == name, name, phases, real, tok, (queues, marks))?;
+                self.take_with(
+                    &|n| n == name,
+                    name,
+                    phases,
+                    real,
+                    tok,
+                    (queues, marks, QueueCheck::In(self.now())),
+                )?;
                 self.terminated = true;
                 Ok(())
             }
@@ -822,8 +1256,15 @@ impl Validator {
                     Some(self.wakes_in_flight),
                     self.queues,
                 );
-                self.take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
-                    .map(drop)
+                self.take_with(
+                    &|n| n == name,
+                    &name,
+                    phases,
+                    real,
+                    tok,
+                    (queues, marks, QueueCheck::In(self.now())),
+                )
+                .map(drop)
             }
             Step::Post => {
                 let bumped = self.abstract_real().jec_odd == 0 && real.jec_odd == 1;
@@ -864,7 +1305,9 @@ impl Validator {
                 let filter = |n: &str| {
                     n.starts_with(name.as_str()) && (n.contains(case) || n.contains("no sleeper"))
                 };
-                self.take_deciding_wake_ups(&filter, &name, phases, real, queues, thread, true)?;
+                self.take_deciding_wake_ups(
+                    &filter, &name, phases, real, queues, thread, true, None,
+                )?;
                 Ok(())
             }
             Step::InjectPush { was_empty } => {
@@ -880,14 +1323,40 @@ impl Validator {
                 let tok = Some(self.wakes_in_flight);
                 // No counter changes: the counters as they were.
                 let real = self.abstract_real();
-                self.take_with(
+                let m = moved.ok_or("a push without its queue's change")?;
+                // Its guard (the injector empty, or not) on the injector as
+                // the push found it: the push took effect at its queue
+                // record.
+                let at_push = QueueCheck::In(QueueBox::point(m.before, self.internal()));
+                let marks = self.marks.clone();
+                let exact = self.take_with(
                     &|n| n == name,
                     name,
-                    phases,
+                    phases.clone(),
                     real,
                     tok,
-                    (queues, self.marks.clone()),
-                )?;
+                    (queues, marks.clone(), at_push),
+                );
+                match exact {
+                    Ok(_) => self.guards.inject_push_exact += 1,
+                    // The push read `is_empty` before it pushed, with a
+                    // scheduling point between: another thread's push or
+                    // take made the injector's emptiness differ from what
+                    // it read. The model's push is narrower than the code
+                    // here; the post's case (what the push read) is checked.
+                    Err(_) if (m.before == 0) != was_empty => {
+                        self.take_with(
+                            &|n| n == name,
+                            name,
+                            phases,
+                            real,
+                            tok,
+                            (queues, marks, QueueCheck::Later),
+                        )?;
+                        self.guards.inject_push_skipped += 1;
+                    }
+                    Err(e) => return Err(e),
+                }
                 self.pushed.insert(thread, Pushed::Injector { was_empty });
                 Ok(())
             }
@@ -908,7 +1377,7 @@ impl Validator {
                     phases,
                     real,
                     tok,
-                    (queues, self.marks.clone()),
+                    (queues, self.marks.clone(), QueueCheck::In(self.now())),
                 )?;
                 self.pushed.insert(
                     thread,
@@ -930,22 +1399,27 @@ impl Validator {
                     let (_, phase) = self.phase(worker)?;
                     if phase == Busy {
                         // Between jobs, before searching: the model's
-                        // `take_local_job`.
+                        // `take_local_job`, its guard (`q_internal >= 1`)
+                        // on the deques as the take found them (it took
+                        // effect at its queue record).
+                        let m = moved.ok_or("a take without its queue's change")?;
+                        let at_take =
+                            QueueCheck::In(QueueBox::point(self.injected(), m.internal_before));
                         let queues = self.queues;
                         let name = "wait_until_cold: take_local_job";
                         let phases = self.phases.clone();
                         let tok = Some(self.wakes_in_flight);
                         let real = self.abstract_real();
-                        return self
-                            .take_with(
-                                &|n| n == name,
-                                name,
-                                phases,
-                                real,
-                                tok,
-                                (queues, self.marks.clone()),
-                            )
-                            .map(drop);
+                        self.take_with(
+                            &|n| n == name,
+                            name,
+                            phases,
+                            real,
+                            tok,
+                            (queues, self.marks.clone(), at_take),
+                        )?;
+                        self.guards.takes_exact += 1;
+                        return Ok(());
                     }
                 }
                 // A searcher's take: the model takes it in `work_found`, the
@@ -999,6 +1473,7 @@ impl Validator {
                     queues,
                     thread,
                     false,
+                    None,
                 )?;
                 self.successors += 1;
                 Ok(())
@@ -1034,6 +1509,19 @@ impl Validator {
                     && !self.taken.contains_key(&thread)
                     && self.marks.flags[index] != Flag::Unset
                 {
+                    if matches!(phase, DrowsyCur | DrowsyStale) {
+                        // Its latch was set while `SLEEPY`: `fall_asleep`
+                        // failed and it went back to searching, unrecorded.
+                        self.implicit(
+                            &format!(
+                                "Sleep::sleep: lock; CoreLatch::fall_asleep [{}, latch {f}]: fails",
+                                short(phase)
+                            ),
+                            index,
+                            Idle,
+                        )?;
+                        phase = Idle;
+                    }
                     // Its terminate latch is set: it leaves the main loop
                     // with `Sleep::stop_looking(idle_state)`.
                     let mut marks = self.marks.clone();
@@ -1044,8 +1532,16 @@ impl Validator {
                     );
                     let (phases, tok, queues) =
                         (self.phases.clone(), Some(self.wakes_in_flight), self.queues);
+                    let now = QueueCheck::In(self.now());
                     return self
-                        .take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
+                        .take_with(
+                            &|n| n == name,
+                            &name,
+                            phases,
+                            real,
+                            tok,
+                            (queues, marks, now),
+                        )
                         .map(drop);
                 }
                 let mut phases = self.phases.clone();
@@ -1058,27 +1554,54 @@ impl Validator {
                         }
                         ("Sleep::announce_sleepy".to_string(), SleepyCur)
                     }
+                    Step::GetSleepy => {
+                        let drowsy = match phase {
+                            SleepyCur => DrowsyCur,
+                            SleepyStale => DrowsyStale,
+                            _ => {
+                                return Err(format!(
+                                    "worker {index} gets sleepy while {}: in the model only \
+                                     a sleepy worker's last round ends so",
+                                    short(phase)
+                                ))
+                            }
+                        };
+                        (
+                            format!(
+                                "last round finds nothing; CoreLatch::get_sleepy [{}]",
+                                short(phase)
+                            ),
+                            drowsy,
+                        )
+                    }
                     Step::JoinSleeping | Step::Abandon => {
                         // A latch set that found it `SLEEPING` already took
                         // it there (`latch_set`).
-                        let locked = if matches!(phase, LockedCur | LockedStale) {
-                            phase
-                        } else {
-                            let (drowsy, locked) = match phase {
-                                SleepyStale => (DrowsyStale, LockedStale),
-                                _ => (DrowsyCur, LockedCur),
-                            };
-                            self.implicit(
-                                &format!("last round finds nothing; CoreLatch::get_sleepy [{}]", short(phase)),
-                                index,
-                                drowsy,
-                            )?;
-                            self.implicit(
-                                &format!("Sleep::sleep: lock; CoreLatch::fall_asleep [{}, latch {f}]", short(drowsy)),
-                                index,
-                                locked,
-                            )?;
-                            locked
+                        let locked = match phase {
+                            LockedCur | LockedStale => phase,
+                            DrowsyCur | DrowsyStale => {
+                                let locked = if phase == DrowsyCur {
+                                    LockedCur
+                                } else {
+                                    LockedStale
+                                };
+                                self.implicit(
+                                    &format!(
+                                        "Sleep::sleep: lock; CoreLatch::fall_asleep [{}, latch {f}]",
+                                        short(phase)
+                                    ),
+                                    index,
+                                    locked,
+                                )?;
+                                locked
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "worker {index} tries to join the sleeping count while {}: \
+                                     its last round's end (`GetSleepy`) comes first",
+                                    short(phase)
+                                ))
+                            }
                         };
                         phases = self.phases.clone();
                         if step == Step::JoinSleeping {
@@ -1095,40 +1618,146 @@ impl Validator {
                     _ => unreachable!(),
                 };
                 phases[index] = to;
-                if step == Step::WorkFound {
-                    let source = self.taken.remove(&thread).ok_or(
-                        "`work_found` with no take before it (a set latch, or a broadcast \
-                         job: neither is in the model before `Registry::terminate`)",
-                    )?;
-                    let queues = self.queues;
-                    let from = match source {
-                        Source::Injector => QI,
-                        Source::Deque => QD,
-                    };
-                    let name = format!("{prefix}, takes from {from}");
-                    let filter = |n: &str| n.starts_with(&name);
-                    // `finder_wakes` decides after more scheduling points
-                    // (its queue loads); the model adds the wake-ups with the
-                    // decrement. Counting them only when the `WakeLoop`
-                    // record comes leaves the validator's count below the
-                    // model's meanwhile, which can only disable transitions
-                    // (every guard on the count is a lower bound), so each
-                    // step between is still one of the model's.
-                    self.take_deciding_wake_ups(
-                        &filter, &name, phases, real, queues, thread, false,
-                    )?;
-                    Ok(())
-                } else {
-                    self.take(&prefix, phases, real, Some(self.wakes_in_flight))?;
-                    match step {
-                        Step::Announce => self.announced_at[index] = now,
-                        Step::JoinSleeping => self.joined_at[index] = now,
-                        _ => {}
+                let tok = self.wakes_in_flight;
+                match step {
+                    Step::WorkFound => {
+                        let source = self.taken.remove(&thread).ok_or(
+                            "`work_found` with no take before it (a set latch, or a broadcast \
+                             job: neither is in the model before `Registry::terminate`)",
+                        )?;
+                        let queues = self.queues;
+                        let name = format!("{prefix}, takes from {}", source.var());
+                        let filter = |n: &str| n.starts_with(&name);
+                        // `finder_wakes` and the hand-off decide after more
+                        // scheduling points (their queue loads); the model
+                        // adds the wake-ups with the decrement. Counting
+                        // them only when the `WakeLoop` record comes leaves
+                        // the validator's count below the model's
+                        // meanwhile, which can only disable transitions
+                        // (every guard on the count is a lower bound), so
+                        // each step between is still one of the model's.
+                        // The queue guards are checked then too, on the
+                        // lengths the queues had meanwhile (`owe`).
+                        self.take_deciding_wake_ups(
+                            &filter,
+                            &name,
+                            phases,
+                            real,
+                            queues,
+                            thread,
+                            false,
+                            Some(source),
+                        )
                     }
-                    Ok(())
+                    Step::GetSleepy => {
+                        // No counter changes: the counters as they were.
+                        let real = self.abstract_real();
+                        self.last_round(index, &prefix, phases, real)
+                    }
+                    Step::FinalLookFound => {
+                        // The look (`has_injected_job`) came before the
+                        // sleeper's decrement, a scheduling point, and this
+                        // record: its guard is checked now if it holds now,
+                        // else on the lengths since the join.
+                        let window = self.since_join.remove(&index).ok_or_else(|| {
+                            format!("worker {index}'s final look with no join before it")
+                        })?;
+                        if self.take(&prefix, phases.clone(), real, tok).is_ok() {
+                            self.guards.final_look_found_exact += 1;
+                        } else {
+                            let b = QueueCheck::In(self.window_box(&window, false));
+                            let (queues, marks) = (self.queues, self.marks.clone());
+                            self.take_with(
+                                &|n| n.starts_with(&prefix),
+                                &prefix,
+                                phases,
+                                real,
+                                Some(tok),
+                                (queues, marks, b),
+                            )?;
+                            self.guards.final_look_found_by_reads += 1;
+                        }
+                        Ok(())
+                    }
+                    _ => {
+                        // The block's look is the last checker operation
+                        // before its record: its guard (the injector
+                        // empty) is checked on the queues now.
+                        self.take(&prefix, phases, real, tok)?;
+                        match step {
+                            Step::Announce => {
+                                self.announced_at[index] = now;
+                                self.since_announce.insert(index, Window::open(&self.lens));
+                            }
+                            Step::JoinSleeping => {
+                                self.joined_at[index] = now;
+                                self.since_join.insert(index, Window::open(&self.lens));
+                            }
+                            Step::Block => {
+                                self.since_join.remove(&index);
+                                self.guards.block_exact += 1;
+                            }
+                            _ => {}
+                        }
+                        Ok(())
+                    }
                 }
             }
         }
+    }
+
+    /// `get_sleepy`: worker `index`'s last round found nothing. The model's
+    /// guard is that every queue is empty at once; the round reads them
+    /// one after another (its own deque, every other deque, the injector),
+    /// so what the code makes true, checked on every last round, is that
+    /// each queue was empty at some moment between the announcement and
+    /// now: the takes since the announcement covered the jobs queued at
+    /// it (docs/every-n.md, the last round; proof.md, lemma 5 (a)). Where
+    /// every queue is empty now, the model's guard is checked as well.
+    fn last_round(
+        &mut self,
+        index: usize,
+        prefix: &str,
+        phases: Vec<Phase>,
+        real: Real,
+    ) -> Result<(), String> {
+        let window = self.since_announce.remove(&index).ok_or_else(|| {
+            format!("worker {index}'s last round ended with no announcement before it")
+        })?;
+        for q in self.injector.into_iter().chain(self.deques.keys().copied()) {
+            let (least, _) = window.range(q);
+            if least > 0 {
+                let queue = match self.deques.get(&q) {
+                    Some(w) => format!("worker {w}'s deque"),
+                    None => "the injector".to_string(),
+                };
+                return Err(format!(
+                    "worker {index}'s last round found nothing, but {queue} held a job at \
+                     every moment since its announcement (record {}): {} then, at least \
+                     {least} since; the takes since did not cover the jobs queued at the \
+                     announcement, and a round that looked at that queue would have taken \
+                     one (the model's `last round finds nothing` needs every queue empty)",
+                    self.announced_at[index],
+                    window.start(q).0
+                ));
+            }
+        }
+        let tok = self.wakes_in_flight;
+        if self.take(prefix, phases.clone(), real, tok).is_ok() {
+            self.guards.last_round_exact += 1;
+        } else {
+            let (queues, marks) = (self.queues, self.marks.clone());
+            self.take_with(
+                &|n| n.starts_with(prefix),
+                prefix,
+                phases,
+                real,
+                Some(tok),
+                (queues, marks, QueueCheck::Later),
+            )?;
+            self.guards.last_round_premise += 1;
+        }
+        Ok(())
     }
 
     /// A `wake_specific_thread` call of `thread` looked at `worker` and
@@ -1184,7 +1813,7 @@ impl Validator {
                 phases,
                 real,
                 Some(tok),
-                (queues, marks),
+                (queues, marks, QueueCheck::In(self.now())),
             )?;
             self.wake_ups_spent += 1;
         } else {
@@ -1217,12 +1846,7 @@ impl Validator {
             let phases = self.phases.clone();
             let real = self.abstract_real();
             let tok = self.wakes_in_flight - 1;
-            if let Err(e) = self.take(
-                "wake_any_threads finds nobody to wake",
-                phases,
-                real,
-                Some(tok),
-            ) {
+            if let Err(e) = self.take("wake_any_threads finds nobody to wake", phases, real, tok) {
                 // The scan is not one step: it looks at one worker at a
                 // time, under that worker's lock. A worker it looked at
                 // while that worker was not counted may join the sleeping
@@ -1235,6 +1859,9 @@ impl Validator {
                     .map_err(|why| format!("{e}\n  {why}"))?;
                 self.wakes_in_flight = tok;
                 self.drops_beside_later_sleepers += 1;
+                self.guards.drops_premise += 1;
+            } else {
+                self.guards.drops_exact += 1;
             }
             self.wake_ups_dropped += 1;
         }
@@ -1249,24 +1876,17 @@ impl Validator {
         if self.marks.flags[index] != Flag::Unset || self.marks.exited[index] {
             return Err(format!("worker {index}'s terminate latch set twice"));
         }
-        if was_sleeping && matches!(phase, SleepyCur | SleepyStale) {
-            // It did its last round and `fall_asleep`, unrecorded.
-            let (drowsy, locked) = match phase {
-                SleepyStale => (DrowsyStale, LockedStale),
-                _ => (DrowsyCur, LockedCur),
+        if was_sleeping && matches!(phase, DrowsyCur | DrowsyStale) {
+            // It did `fall_asleep`, unrecorded.
+            let locked = if phase == DrowsyStale {
+                LockedStale
+            } else {
+                LockedCur
             };
             self.implicit(
                 &format!(
-                    "last round finds nothing; CoreLatch::get_sleepy [{}]",
-                    short(phase)
-                ),
-                index,
-                drowsy,
-            )?;
-            self.implicit(
-                &format!(
                     "Sleep::sleep: lock; CoreLatch::fall_asleep [{}, latch u]",
-                    short(drowsy)
+                    short(phase)
                 ),
                 index,
                 locked,
@@ -1313,8 +1933,15 @@ impl Validator {
             Some(self.wakes_in_flight),
             self.queues,
         );
-        self.take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
-            .map(drop)
+        self.take_with(
+            &|n| n == name,
+            &name,
+            phases,
+            real,
+            tok,
+            (queues, marks, QueueCheck::In(self.now())),
+        )
+        .map(drop)
     }
 
     /// A latch's `wake_specific_thread(owner)` woke worker `index` or found
@@ -1366,8 +1993,15 @@ impl Validator {
             )
         };
         let (tok, queues) = (Some(self.wakes_in_flight), self.queues);
-        self.take_with(&|n| n == name, &name, phases, real, tok, (queues, marks))
-            .map(drop)
+        self.take_with(
+            &|n| n == name,
+            &name,
+            phases,
+            real,
+            tok,
+            (queues, marks, QueueCheck::In(self.now())),
+        )
+        .map(drop)
     }
 
     /// The end of an execution: every worker left its main loop, every
@@ -1383,11 +2017,26 @@ impl Validator {
         }
         // A post or finder whose thread recorded nothing after it owed no
         // wake-up (its wake loop would have recorded).
-        if let Some(o) = self.owing.values().find(|o| !o.allowed.contains(&0)) {
+        if let Some(o) = self
+            .owing
+            .values()
+            .find(|o| !self.allowed(o, false).contains(&0))
+        {
             return Err(format!(
                 "trace validation: the execution ended after a post or finder (record \
                  {}) that owes {:?} wake-ups and started no wake loop",
-                o.at, o.allowed
+                o.at,
+                self.allowed(o, false)
+            ));
+        }
+        if let Some((thread, moves)) = self
+            .moves
+            .iter()
+            .find(|(_, m)| m.iter().any(|m| self.in_model(m.queue)))
+        {
+            return Err(format!(
+                "trace validation: the execution ended after thread {thread}'s change of a \
+                 queue of the model with no push or take record ({moves:?})"
             ));
         }
         if self.wakes_in_flight != 0
@@ -1458,6 +2107,50 @@ mod test {
     /// The checker threads of the tests: the outside thread and worker 0's.
     const OUTSIDE: u64 = 100;
     const W0: u64 = 0;
+    /// The injector's queue id; worker `i`'s deque is `DEQUES + i`.
+    const INJECTOR: usize = 7;
+    const DEQUES: usize = 1000;
+
+    fn validator(workers: usize) -> Validator {
+        let mut v = Validator::new(workers);
+        v.injector(INJECTOR);
+        v
+    }
+
+    fn len(v: &Validator, queue: usize) -> usize {
+        v.lens.get(&queue).copied().unwrap_or(0) as usize
+    }
+
+    /// `thread` pushes a job into the injector, having read `was_empty`.
+    fn inject(v: &mut Validator, was_empty: bool, thread: u64) -> Result<(), String> {
+        v.queue_len(INJECTOR, len(v, INJECTOR) + 1, thread);
+        v.step(Step::InjectPush { was_empty }, None, thread)
+    }
+
+    /// Worker `worker`'s thread takes a job from the injector.
+    fn take_injected(v: &mut Validator, thread: u64) -> Result<(), String> {
+        v.queue_len(INJECTOR, len(v, INJECTOR) - 1, thread);
+        v.step(Step::TakeInjected, None, thread)
+    }
+
+    /// Worker `worker` pushes a job onto its deque.
+    fn push(v: &mut Validator, worker: usize) -> Result<(), String> {
+        let was_empty = len(v, DEQUES + worker) == 0;
+        v.queue_len(DEQUES + worker, len(v, DEQUES + worker) + 1, worker as u64);
+        v.step(Step::Push { was_empty }, Some(worker), worker as u64)
+    }
+
+    /// `thread` takes a job from worker `worker`'s deque: its own pop, or a
+    /// steal.
+    fn take_from_deque(v: &mut Validator, worker: usize, thread: u64) -> Result<(), String> {
+        v.queue_len(DEQUES + worker, len(v, DEQUES + worker) - 1, thread);
+        let step = if thread == worker as u64 {
+            Step::TakeOwn
+        } else {
+            Step::Steal
+        };
+        v.step(step, Some(worker), thread)
+    }
 
     /// One worker searches, announces, sleeps, and a post owes it a
     /// wake-up: every step is a transition of the model.
@@ -1467,33 +2160,33 @@ mod test {
         v.counters(counters(0, 1, 0));
         v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 0));
+        v.step(Step::GetSleepy, Some(0), W0).unwrap();
         v.step(Step::JoinSleeping, Some(0), W0).unwrap();
         v.step(Step::Block, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 1));
-        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
-            .unwrap();
+        inject(v, true, OUTSIDE).unwrap();
         v.step(Step::Post, None, OUTSIDE).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
     }
 
     #[test]
     fn a_sleep_and_a_wake_up_are_transitions_of_the_model() {
-        let mut v = Validator::new(1);
+        let mut v = validator(1);
         run_to_block(&mut v);
         v.counters(counters(0, 1, 1));
         v.step(Step::Woken, Some(0), OUTSIDE).unwrap();
-        v.step(Step::TakeInjected, None, W0).unwrap();
+        take_injected(&mut v, W0).unwrap();
         v.counters(counters(0, 0, 1));
         v.step(Step::WorkFound, Some(0), W0).unwrap();
         v.step(Step::Terminate, None, OUTSIDE).unwrap();
-        assert_eq!(v.steps, 11);
+        assert_eq!(v.steps, 12);
         assert_eq!(v.wakes_in_flight, 0);
     }
 
     #[test]
     fn a_wake_up_that_leaves_the_sleeping_count_leaves_the_model() {
         // `sleeper_decrements`: the waker does not decrement.
-        let mut v = Validator::new(1);
+        let mut v = validator(1);
         run_to_block(&mut v);
         let err = v.step(Step::Woken, Some(0), OUTSIDE).unwrap_err();
         assert!(
@@ -1505,15 +2198,17 @@ mod test {
     #[test]
     fn joining_with_a_stale_snapshot_leaves_the_model() {
         // `no_jec_check`: a post made the snapshot stale, the worker joins.
-        let mut v = Validator::new(1);
+        let mut v = validator(1);
         v.counters(counters(0, 1, 0));
         v.step(Step::StartLooking, Some(0), W0).unwrap();
         v.counters(counters(0, 1, 0));
         v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(0, 1, 1));
-        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
-            .unwrap();
+        inject(&mut v, true, OUTSIDE).unwrap();
         v.step(Step::Post, None, OUTSIDE).unwrap();
+        // The job came after the announcement: the last round may miss it.
+        v.step(Step::GetSleepy, Some(0), W0).unwrap();
+        assert_eq!(v.guards.last_round_premise, 1);
         v.counters(counters(1, 1, 1));
         let err = v.step(Step::JoinSleeping, Some(0), W0).unwrap_err();
         assert!(err.contains("locked_stale"), "{err}");
@@ -1526,18 +2221,18 @@ mod test {
         v.step(Step::StartLooking, Some(1), 1).unwrap();
         v.step(Step::Announce, Some(1), 1).unwrap();
         v.counters(counters(1, 1, 0));
+        v.step(Step::GetSleepy, Some(1), 1).unwrap();
         v.step(Step::JoinSleeping, Some(1), 1).unwrap();
         v.step(Step::Block, Some(1), 1).unwrap();
         v.counters(counters(1, 1, 1));
-        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
-            .unwrap();
+        inject(v, true, OUTSIDE).unwrap();
         v.step(Step::Post, None, OUTSIDE).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
     }
 
     #[test]
     fn a_wake_loop_passes_an_awake_worker_and_wakes_a_blocked_one() {
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         two_workers_one_blocked(&mut v);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
         v.counters(counters(0, 1, 1));
@@ -1550,7 +2245,7 @@ mod test {
     fn a_wake_loop_that_stops_at_an_awake_worker_leaves_the_model() {
         // `wake_loop_counts_attempts`: worker 0 is awake, the loop counts
         // it as woken and stops; the poster's next record shows it.
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         two_workers_one_blocked(&mut v);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
         let err = v.step(Step::Terminate, None, OUTSIDE).unwrap_err();
@@ -1564,7 +2259,7 @@ mod test {
     fn a_scan_that_finds_nobody_while_a_worker_is_counted_leaves_the_model() {
         // Worker 1 is counted; a scan that reports it not blocked (a waker
         // that looked without its lock) drops a wake-up the model keeps.
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         two_workers_one_blocked(&mut v);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
         let err = v.step(Step::NotBlocked, Some(1), OUTSIDE).unwrap_err();
@@ -1574,16 +2269,16 @@ mod test {
     #[test]
     fn a_post_that_owes_no_wake_up_beside_a_sleeper_and_no_idle_worker_leaves_the_model() {
         // No worker idle, one asleep: the model's post owes one wake-up.
-        let mut v2 = Validator::new(2);
+        let mut v2 = validator(2);
         v2.counters(counters(0, 1, 0));
         v2.step(Step::StartLooking, Some(1), 1).unwrap();
         v2.step(Step::Announce, Some(1), 1).unwrap();
         v2.counters(counters(1, 1, 0));
+        v2.step(Step::GetSleepy, Some(1), 1).unwrap();
         v2.step(Step::JoinSleeping, Some(1), 1).unwrap();
         v2.step(Step::Block, Some(1), 1).unwrap();
         v2.counters(counters(1, 1, 1));
-        v2.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
-            .unwrap();
+        inject(&mut v2, true, OUTSIDE).unwrap();
         v2.step(Step::Post, None, OUTSIDE).unwrap();
         let err = v2
             .step(Step::WakeLoop { owed: 0 }, None, OUTSIDE)
@@ -1595,11 +2290,10 @@ mod test {
     fn a_scan_that_finds_nobody_drops_its_wake_up() {
         // The blocked worker was woken by another loop first: the scan
         // finds nobody, and nobody is counted.
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         two_workers_one_blocked(&mut v);
         // A second post, on another thread, wakes worker 1 first.
-        v.step(Step::InjectPush { was_empty: false }, None, 7)
-            .unwrap();
+        inject(&mut v, false, 7).unwrap();
         v.step(Step::Post, None, 7).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, 7).unwrap();
         v.step(Step::NotBlocked, Some(0), 7).unwrap();
@@ -1617,11 +2311,10 @@ mod test {
         // first scan then finds worker 1 not blocked and drops its wake-up
         // with worker 0 counted: not the model's guard, but worker 0
         // joined after the scan passed it and announced after the post.
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         two_workers_one_blocked(&mut v);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
-        v.step(Step::InjectPush { was_empty: false }, None, 7)
-            .unwrap();
+        inject(&mut v, false, 7).unwrap();
         v.step(Step::Post, None, 7).unwrap();
         v.step(Step::WakeLoop { owed: 1 }, None, 7).unwrap();
         v.step(Step::NotBlocked, Some(0), 7).unwrap();
@@ -1629,12 +2322,12 @@ mod test {
         v.step(Step::Woken, Some(1), 7).unwrap();
         // Worker 1 runs both jobs, then worker 0 sleeps.
         const W1: u64 = 1;
-        v.step(Step::TakeInjected, None, W1).unwrap();
+        take_injected(&mut v, W1).unwrap();
         v.counters(counters(0, 0, 1));
         v.step(Step::WorkFound, Some(1), W1).unwrap();
         v.counters(counters(0, 1, 1));
         v.step(Step::StartLooking, Some(1), W1).unwrap();
-        v.step(Step::TakeInjected, None, W1).unwrap();
+        take_injected(&mut v, W1).unwrap();
         v.counters(counters(0, 0, 1));
         v.step(Step::WorkFound, Some(1), W1).unwrap();
         v.counters(counters(0, 1, 1));
@@ -1642,6 +2335,7 @@ mod test {
         v.counters(counters(0, 1, 2));
         v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 2));
+        v.step(Step::GetSleepy, Some(0), W0).unwrap();
         v.step(Step::JoinSleeping, Some(0), W0).unwrap();
         v.step(Step::Block, Some(0), W0).unwrap();
         v.step(Step::NotBlocked, Some(1), OUTSIDE).unwrap();
@@ -1653,9 +2347,8 @@ mod test {
     fn a_push_without_its_post_leaves_the_model() {
         // `spawn_fifo_outside_skips_post`: the pusher's next step is not
         // the post.
-        let mut v = Validator::new(1);
-        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
-            .unwrap();
+        let mut v = validator(1);
+        inject(&mut v, true, OUTSIDE).unwrap();
         let err = v.step(Step::Terminate, None, OUTSIDE).unwrap_err();
         assert!(err.contains("has no post"), "{err}");
     }
@@ -1664,11 +2357,11 @@ mod test {
     fn an_internal_push_and_post_and_a_local_take_are_transitions_of_the_model() {
         // Worker 0 runs a job that pushes one onto its deque and posts it
         // (nobody sleeps), then pops it between jobs.
-        let mut v = Validator::new(2);
-        v.step(Step::Push { was_empty: true }, Some(0), W0).unwrap();
+        let mut v = validator(2);
+        push(&mut v, 0).unwrap();
         v.counters(counters(0, 0, 1));
         v.step(Step::Post, None, W0).unwrap();
-        v.step(Step::TakeOwn, Some(0), W0).unwrap();
+        take_from_deque(&mut v, 0, W0).unwrap();
         assert_eq!(v.steps, 3);
     }
 
@@ -1676,17 +2369,17 @@ mod test {
     fn a_post_of_the_wrong_case_leaves_the_model() {
         // Worker 0 sleeps; a job pushed into a non-empty injector must
         // wake one; a post that owes nothing took the empty case.
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         v.counters(counters(0, 1, 0));
         v.step(Step::StartLooking, Some(0), W0).unwrap();
         v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 0));
+        v.step(Step::GetSleepy, Some(0), W0).unwrap();
         v.step(Step::JoinSleeping, Some(0), W0).unwrap();
         v.step(Step::Block, Some(0), W0).unwrap();
         v.counters(counters(1, 2, 0));
         v.step(Step::StartLooking, Some(1), 1).unwrap();
-        v.step(Step::InjectPush { was_empty: false }, None, OUTSIDE)
-            .unwrap();
+        inject(&mut v, false, OUTSIDE).unwrap();
         v.counters(counters(1, 2, 1));
         v.step(Step::Post, None, OUTSIDE).unwrap();
         let err = v
@@ -1700,16 +2393,14 @@ mod test {
         // `no_final_injector_check`: worker 1 joins the sleeping count, a
         // job is injected and posted, and the worker blocks without a
         // final look, which would have seen the job.
-        let mut v = Validator::new(2);
-        v.injector(7);
+        let mut v = validator(2);
         v.counters(counters(0, 1, 0));
         v.step(Step::StartLooking, Some(1), 1).unwrap();
         v.step(Step::Announce, Some(1), 1).unwrap();
         v.counters(counters(1, 1, 0));
+        v.step(Step::GetSleepy, Some(1), 1).unwrap();
         v.step(Step::JoinSleeping, Some(1), 1).unwrap();
-        v.queue_len(7, 1);
-        v.step(Step::InjectPush { was_empty: true }, None, OUTSIDE)
-            .unwrap();
+        inject(&mut v, true, OUTSIDE).unwrap();
         v.counters(counters(1, 1, 1));
         v.step(Step::Post, None, OUTSIDE).unwrap();
         let err = v.step(Step::Block, Some(1), 1).unwrap_err();
@@ -1723,6 +2414,7 @@ mod test {
         v.step(Step::StartLooking, Some(0), W0).unwrap();
         v.step(Step::Announce, Some(0), W0).unwrap();
         v.counters(counters(1, 1, 0));
+        v.step(Step::GetSleepy, Some(0), W0).unwrap();
         v.step(Step::JoinSleeping, Some(0), W0).unwrap();
         v.step(Step::Block, Some(0), W0).unwrap();
         v.step(Step::Terminate, None, OUTSIDE).unwrap();
@@ -1730,7 +2422,7 @@ mod test {
 
     #[test]
     fn terminate_wakes_and_ends_every_worker() {
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         terminate_beside_a_blocked_worker(&mut v);
         v.step(Step::LatchSet { was_sleeping: true }, Some(0), OUTSIDE)
             .unwrap();
@@ -1755,7 +2447,7 @@ mod test {
 
     #[test]
     fn a_latch_set_that_finds_a_blocked_worker_awake_leaves_the_model() {
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         terminate_beside_a_blocked_worker(&mut v);
         let err = v
             .step(
@@ -1773,7 +2465,7 @@ mod test {
     fn an_execution_that_ends_with_a_worker_in_its_main_loop_fails() {
         // `once_latch_set_never_wakes` hangs instead; this is what the end
         // of such a run would show.
-        let mut v = Validator::new(2);
+        let mut v = validator(2);
         terminate_beside_a_blocked_worker(&mut v);
         v.step(Step::LatchSet { was_sleeping: true }, Some(0), OUTSIDE)
             .unwrap();

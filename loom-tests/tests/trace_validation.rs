@@ -18,7 +18,7 @@
 //! false failure, never a missed one: every value written is still a
 //! read-modify-write's own result. The shuttle runs (SC) are unaffected.
 
-use drowse_loom_tests::trace::Validation;
+use drowse_loom_tests::trace::{report, Validation};
 use drowse_loom_tests::Check;
 use drowse_models::{injected_jobs, Config};
 
@@ -33,4 +33,5 @@ fn injected_jobs_validated_2w_2j() {
             // Each job is posted before the pool terminates.
             validation.finish(config.jobs);
         });
+    report("injected_jobs_validated_2w_2j");
 }

@@ -8,7 +8,7 @@
 //! the checker would report no failing execution.
 
 use drowse::sync::record::{install, Installed, Record, Step};
-use drowse_every_n::validate::{Real, Step as ModelStep, Validator};
+use drowse_every_n::validate::{GuardCounts, Real, Step as ModelStep, Validator};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -26,6 +26,8 @@ pub struct Tally {
     pub deque_takes: usize,
     pub successors: usize,
     pub deferred_latch_sets: usize,
+    /// How each kind of guard was checked (`GuardCounts::lines`).
+    pub guards: GuardCounts,
 }
 
 std::thread_local! {
@@ -35,6 +37,22 @@ std::thread_local! {
 /// The sum over the validations finished so far on this thread.
 pub fn tally() -> Tally {
     TALLY.with(Cell::get)
+}
+
+/// Prints, for the validations finished so far on this thread (`test`'s
+/// executions), how many guards of each kind were checked, how (exactly,
+/// or by the premise the docs argue instead) and which were skipped, with
+/// the reason: one line per kind.
+pub fn report(test: &str) -> Tally {
+    let tally = tally();
+    eprintln!(
+        "trace validation of {test}: {} executions, {} steps; guards:",
+        tally.executions, tally.steps
+    );
+    for line in tally.guards.lines() {
+        eprintln!("  {test}: {line}");
+    }
+    tally
 }
 
 struct Watch {
@@ -72,7 +90,9 @@ impl Validation {
                     .validator
                     .counters(Real::new(sleeping, inactive, jobs_event_counter)),
                 Record::Injector { queue } => watch.validator.injector(queue),
-                Record::QueueLen { queue, len } => watch.validator.queue_len(queue, len),
+                Record::QueueLen { queue, len, thread } => {
+                    watch.validator.queue_len(queue, len, thread)
+                }
                 Record::Step {
                     step,
                     worker,
@@ -126,6 +146,7 @@ impl Validation {
             sum.deque_takes += v.deque_takes;
             sum.successors += v.successors;
             sum.deferred_latch_sets += v.deferred_latch_sets;
+            sum.guards.add(&v.guards);
             t.set(sum);
         });
         v.steps
@@ -138,6 +159,7 @@ fn model_step(step: Step) -> ModelStep {
         Step::WorkFound => ModelStep::WorkFound,
         Step::Announce => ModelStep::Announce,
         Step::Post => ModelStep::Post,
+        Step::GetSleepy => ModelStep::GetSleepy,
         Step::JoinSleeping => ModelStep::JoinSleeping,
         Step::Abandon => ModelStep::Abandon,
         Step::FinalLookFound => ModelStep::FinalLookFound,

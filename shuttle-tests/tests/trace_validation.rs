@@ -17,7 +17,7 @@ use drowse_models::{
     injected_job_spawns_internal_jobs, injected_jobs, injected_jobs_into_sleeping_pool,
     installs_one_after_another, Config,
 };
-use drowse_shuttle_tests::trace::{tally, Validation};
+use drowse_shuttle_tests::trace::{report, Validation};
 use drowse_shuttle_tests::Check;
 
 fn validated(config: Config) {
@@ -40,6 +40,7 @@ fn injected_jobs_validated_8w_4j_random() {
         .random()
         .iterations(2000)
         .run(move || validated(config));
+    report("injected_jobs_validated_8w_4j_random");
 }
 
 #[test]
@@ -49,6 +50,7 @@ fn injected_jobs_validated_16w_4j_pct() {
         .pct(3)
         .iterations(1000)
         .run(move || validated(config));
+    report("injected_jobs_validated_16w_4j_pct");
 }
 
 #[test]
@@ -62,7 +64,7 @@ fn sleeping_pool_injected_jobs_validated_8w_4j_random() {
     .random()
     .iterations(300)
     .run(move || validated_scenario(config, injected_jobs_into_sleeping_pool));
-    wake_loops_were_validated();
+    wake_loops_were_validated("sleeping_pool_injected_jobs_validated_8w_4j_random");
 }
 
 #[test]
@@ -76,7 +78,7 @@ fn sleeping_pool_injected_jobs_validated_16w_4j_pct() {
     .pct(3)
     .iterations(100)
     .run(move || validated_scenario(config, injected_jobs_into_sleeping_pool));
-    wake_loops_were_validated();
+    wake_loops_were_validated("sleeping_pool_injected_jobs_validated_16w_4j_pct");
 }
 
 #[test]
@@ -93,8 +95,7 @@ fn internal_jobs_validated_8w_4j_random() {
     // Every execution pushes and posts the children and takes them from a
     // deque (they are never injected): the checks of internal posts and
     // deque takes ran.
-    let tally = tally();
-    eprintln!("trace validation: {tally:?}");
+    let tally = report("internal_jobs_validated_8w_4j_random");
     assert_eq!(tally.internal_posts, 300 * config.jobs, "{tally:?}");
     assert_eq!(tally.deque_takes, 300 * config.jobs, "{tally:?}");
 }
@@ -115,14 +116,12 @@ fn installs_one_after_another_validated_8w_4j_random() {
         .random()
         .iterations(300)
         .run(move || validated_scenario(config, installs_one_after_another));
-    let tally = tally();
-    eprintln!("trace validation: {tally:?}");
+    let tally = report("installs_one_after_another_validated_8w_4j_random");
     assert!(tally.successors > 0, "no successor validated: {tally:?}");
 }
 
-fn wake_loops_were_validated() {
-    let tally = tally();
-    eprintln!("trace validation: {tally:?}");
+fn wake_loops_were_validated(test: &str) {
+    let tally = report(test);
     assert!(
         tally.wake_ups_spent > 0 && tally.found_not_blocked > 0,
         "no wake loop validated: {tally:?}"

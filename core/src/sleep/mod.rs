@@ -348,6 +348,7 @@ impl Sleep {
             // The latch we wait for was set: no reason to sleep.
             return;
         }
+        record::step(Step::GetSleepy, Some(worker_index));
         // 2: take our sleep lock; 3: the latch goes from SLEEPY to SLEEPING.
         let sleep_state = &self.worker_sleep_states[worker_index];
         let mut is_blocked = sleep_state.is_blocked.lock().unwrap();

@@ -35,6 +35,9 @@ pub enum Step {
     Announce,
     /// `Sleep::new_jobs`'s JEC bump (or its read of an odd JEC).
     Post,
+    /// `Sleep::sleep`: `CoreLatch::get_sleepy` succeeded, so the worker's
+    /// last round (the search round after its announcement) found nothing.
+    GetSleepy,
     /// `Sleep::sleep`: the compare-and-swap that joins the sleeping count.
     JoinSleeping,
     /// `Sleep::sleep`: the JEC moved since the announcement; give up.
@@ -117,7 +120,14 @@ pub enum Record {
     /// A model queue's length after a push or a take, recorded by the queue
     /// (`sync::model_queue`) right after it published the length, before
     /// it unlocks: at the point where the push or take took effect.
-    QueueLen { queue: usize, len: usize },
+    /// `thread` is the checker thread that pushed or took, as for `Step`:
+    /// its push or take record (`InjectPush`, `Push`, `TakeInjected`,
+    /// `TakeOwn`, `Steal`) is that thread's next step record.
+    QueueLen {
+        queue: usize,
+        len: usize,
+        thread: u64,
+    },
 }
 
 #[cfg(not(any(loom, shuttle)))]
@@ -187,7 +197,13 @@ mod imp {
     }
 
     pub(crate) fn queue_len(queue: usize, len: usize) {
-        emit(Record::QueueLen { queue, len });
+        if OBSERVER.try_with(|o| o.borrow().is_some()).unwrap_or(false) {
+            emit(Record::QueueLen {
+                queue,
+                len,
+                thread: thread_key(),
+            });
+        }
     }
 
     /// The current checker thread, as a number (loom's thread ids are
