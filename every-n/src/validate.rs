@@ -1733,8 +1733,8 @@ impl Validator {
                 };
                 return Err(format!(
                     "worker {index}'s last round found nothing, but {queue} held a job at \
-                     every moment since its announcement (record {}): {} then, at least \
-                     {least} since; the takes since did not cover the jobs queued at the \
+                     every moment since its announcement (record {}): {} then, never fewer \
+                     than {least} since; the takes since did not cover the jobs queued at the \
                      announcement, and a round that looked at that queue would have taken \
                      one (the model's `last round finds nothing` needs every queue empty)",
                     self.announced_at[index],
