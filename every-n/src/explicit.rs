@@ -5,13 +5,14 @@
 //! SMT query per depth on the whole unrolling took minutes.
 //!
 //! The model at a fixed `N` is finite except for the queues and the
-//! wake-ups in flight; the search caps each such variable at `cap` (a state
-//! past a cap is not explored, and the result says whether that happened).
+//! wake-ups in flight; the search caps each such variable (all but
+//! `Model::bounded`) at `cap` (a state past a cap is not explored, and the
+//! result says whether that happened).
 //! Transition parameters are tried from 0 to `N`: every parameter of the
 //! full-width model counts workers.
 
 use crate::lin::{Atom, Lin};
-use crate::model::{Flag, Model, Phase, Property, I, N, S};
+use crate::model::{Model, Property};
 use crate::smt::{Step, Trace};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -63,15 +64,6 @@ pub enum Outcome {
     },
     /// Gave up after `states` states.
     TooBig { states: usize },
-}
-
-/// The variables the cap bounds: all but the worker counts, `N`, `S`, `I`.
-fn capped_var(v: &str) -> bool {
-    let worker = Phase::ALL
-        .iter()
-        .any(|&p| Flag::ALL.iter().any(|&f| crate::model::w(p, f) == v))
-        || v == crate::model::EXITED;
-    !worker && v != N && v != S && v != I
 }
 
 /// Breadth-first search from the initial state at `N = n` for a state that
@@ -127,11 +119,16 @@ pub fn search(
         .map(|conj| conj.iter().map(|a| test(&[], a)).collect())
         .collect();
     let is_bad = |s: &[i64]| bad.iter().any(|conj| conj.iter().all(|t| t.holds(s)));
-    let capped: Vec<bool> = model.vars.iter().map(|v| capped_var(v)).collect();
+    let capped: Vec<bool> = model
+        .vars
+        .iter()
+        .map(|v| !model.bounded.contains(v))
+        .collect();
 
     let mut init = vec![0i64; nv];
-    init[slot(&[], N)] = n;
-    init[slot(&[], "busy_u")] = n;
+    for (v, value) in (model.start)(n) {
+        init[slot(&[], &v)] = value;
+    }
     let init_env = |v: &str| init[slot(&[], v)];
     assert!(
         model.init.iter().all(|a| a.holds(&init_env)),

@@ -3,7 +3,7 @@
 //! counterexample printed step by step.
 
 use drowse_every_n::explicit;
-use drowse_every_n::model::{invariant, Model, Mutant, Property, Width};
+use drowse_every_n::model::{invariant, latches, Clause, Model, Mutant, Property, Width};
 use drowse_every_n::smt::{self, Trace};
 use std::path::Path;
 use std::process::ExitCode;
@@ -11,7 +11,8 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: ci/prove [--mutants] [--property P]
   (no option)   prove every property of docs/every-n.md for every N, at the
-                full JEC width and at every width (rollover)
+                full JEC width and at every width (rollover), and the
+                latch model's
   --mutants     for each seeded mutant the model expresses, find and print a
                 counterexample; fails if one is not refuted
   --property P  only property P
@@ -19,6 +20,9 @@ const USAGE: &str = "usage: ci/prove [--mutants] [--property P]
 
 /// The pool sizes searched for a mutant's counterexample, smallest first.
 const MAX_N: i64 = 3;
+/// The pool sizes searched in the latch model (a state has a worker count
+/// per class, 144 classes: N = 3 is millions of states).
+const LATCH_MAX_N: i64 = 2;
 /// The pool sizes a mutant that is correct under SC is searched at.
 const SAFE_SIZES: i64 = 2;
 /// The most jobs of one kind queued, posts or wake-ups in flight a search
@@ -95,14 +99,7 @@ fn prove_all(only: Option<&str>) -> bool {
             }
             Ok(Err(failure)) => {
                 ok = false;
-                println!("FAILED ({label}): {}", failure.obligation);
-                let state: Vec<String> = failure
-                    .state
-                    .iter()
-                    .filter(|(_, &v)| v != 0)
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect();
-                println!("  in the state {}", state.join(" "));
+                report_failure(label, &failure);
             }
             Err(e) => {
                 ok = false;
@@ -110,7 +107,58 @@ fn prove_all(only: Option<&str>) -> bool {
             }
         }
     }
+    ok &= prove_latches(only);
     ok
+}
+
+/// The latch model (`model::latches`): its properties for every `N`, and
+/// its vacuity check.
+fn prove_latches(only: Option<&str>) -> bool {
+    let label = "latch model";
+    let model = latches::model(None);
+    let invariant = latches::invariant();
+    let properties: Vec<&Property> = model
+        .properties
+        .iter()
+        .filter(|p| only.map_or(true, |name| name == p.name))
+        .collect();
+    if properties.is_empty() {
+        return true;
+    }
+    let start = Instant::now();
+    match smt::check_invariant(&model, &invariant, &properties) {
+        Ok(Ok(queries)) => {
+            for p in &properties {
+                println!("{} holds for every N ({label})", p.name);
+            }
+            println!(
+                "  ({label}: {} clauses, {} transitions, {queries} unsat queries, {:.1} s)",
+                invariant.len(),
+                model.transitions.len(),
+                start.elapsed().as_secs_f64()
+            );
+            report_vacuity(&model, &invariant, &properties, label)
+        }
+        Ok(Err(failure)) => {
+            report_failure(label, &failure);
+            false
+        }
+        Err(e) => {
+            println!("could not run z3: {e}");
+            false
+        }
+    }
+}
+
+fn report_failure(label: &str, failure: &smt::Failure) {
+    println!("FAILED ({label}): {}", failure.obligation);
+    let state: Vec<String> = failure
+        .state
+        .iter()
+        .filter(|(_, &v)| v != 0)
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    println!("  in the state {}", state.join(" "));
 }
 
 /// Prints the vacuity check of a proof (`smt::vacuity`); false when the
@@ -118,7 +166,7 @@ fn prove_all(only: Option<&str>) -> bool {
 /// or a property whose bad states do not exist.
 fn report_vacuity(
     model: &Model,
-    invariant: &[drowse_every_n::model::Clause],
+    invariant: &[Clause],
     properties: &[&Property],
     label: &str,
 ) -> bool {
@@ -169,27 +217,31 @@ fn refute_mutants(only: Option<&str>) -> bool {
     let patches = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/mutants.d");
     let mut ok = true;
     if only.is_none() {
-        // The control: the same search on the model without a mutant finds
-        // nothing (the proof says so for every N; this checks the search).
-        let model = Model::new(Width::Full, None);
-        let all: Vec<&Property> = model.properties.iter().collect();
-        // Up to the largest size a mutant is searched at: a mutant refuted
-        // at N = 3 is refuted by a search that finds nothing there without
-        // it.
-        for n in 1..=MAX_N {
-            let start = Instant::now();
-            match explicit::search(&model, &all, n, CAP, MAX_STATES) {
-                explicit::Outcome::Safe { states, depth, .. } => println!(
-                    "unmutated model: no bad state among the {states} reachable at N = {n} (runs up to {depth} steps; {:.1} s)",
-                    start.elapsed().as_secs_f64()
-                ),
-                explicit::Outcome::Found(trace) => {
-                    println!("unmutated model: reaches a bad state at N = {n}:");
-                    print_trace(&model, &trace);
-                    ok = false;
-                }
-                explicit::Outcome::TooBig { states } => {
-                    println!("unmutated model: N = {n}: search stopped after {states} states");
+        // The control: the same search on each model without a mutant finds
+        // nothing (the proofs say so for every N; this checks the search).
+        // Up to the largest size a mutant of that model is searched at: a
+        // mutant refuted at N = 3 is refuted by a search that finds nothing
+        // there without it.
+        for (model, label, max_n) in [
+            (Model::new(Width::Full, None), "unmutated model", MAX_N),
+            (latches::model(None), "unmutated latch model", LATCH_MAX_N),
+        ] {
+            let all: Vec<&Property> = model.properties.iter().collect();
+            for n in 1..=max_n {
+                let start = Instant::now();
+                match explicit::search(&model, &all, n, CAP, MAX_STATES) {
+                    explicit::Outcome::Safe { states, depth, .. } => println!(
+                        "{label}: no bad state among the {states} reachable at N = {n} (runs up to {depth} steps; {:.1} s)",
+                        start.elapsed().as_secs_f64()
+                    ),
+                    explicit::Outcome::Found(trace) => {
+                        println!("{label}: reaches a bad state at N = {n}:");
+                        print_trace(&model, &trace);
+                        ok = false;
+                    }
+                    explicit::Outcome::TooBig { states } => {
+                        println!("{label}: N = {n}: search stopped after {states} states");
+                    }
                 }
             }
         }
@@ -203,141 +255,201 @@ fn refute_mutants(only: Option<&str>) -> bool {
             ok = false;
             continue;
         }
-        // The latch mutants need the terminate latch; the others are
-        // searched for before terminate, in the smaller sliced model.
-        let model = match m {
-            Mutant::LatchSetNeverWakes
-            | Mutant::OnceLatchSetNeverWakes
-            | Mutant::LatchWithoutSleepy => Model::new(Width::Full, Some(m)),
-            _ => Model::new(Width::Full, Some(m)).slice(&Model::after_terminate()),
-        };
-        // A crowd of eight sleepers is what the three-bit count misreads.
-        let n = if m == Mutant::WakeCountThreeBits {
-            8
-        } else {
-            2
-        };
-        let all: Vec<&Property> = model.properties.iter().collect();
-        // The run searched for ends where the code hangs: for a latch
-        // mutant, an owner blocked on its set latch with no wake-up owed
-        // (the shortest run to any bad state stops earlier, at the owner
-        // holding its lock on a set latch, `set_latch_never_slept_on`).
-        let target: Vec<&Property> = match m {
-            Mutant::LatchSetNeverWakes
-            | Mutant::OnceLatchSetNeverWakes
-            | Mutant::LatchWithoutSleepy => model
-                .properties
-                .iter()
-                .filter(|p| p.name == "set_latch_wakes_blocked_owner")
-                .collect(),
-            _ => all.clone(),
-        };
-        // The proof's invariant must not survive the mutant either.
-        match smt::check_invariant(&model, &invariant(Width::Full), &all) {
-            Ok(Ok(_)) => {
-                println!("{m}: the invariant still checks on the mutant");
-                ok = false;
-            }
-            // A mutant changes what the protocol does, never how many
-            // workers there are: a broken `pool_size` is a broken model.
-            Ok(Err(f)) if f.obligation.contains("of pool_size ") => {
-                println!(
-                    "{m}: the mutant model loses or makes workers: {}",
-                    f.obligation
-                );
-                ok = false;
-            }
-            Ok(Err(f)) => println!("{m}: the invariant breaks: {}", f.obligation),
-            Err(e) => println!("{m}: z3: {e}"),
+        if m.in_main_model() {
+            ok &= refute_in_main_model(m);
         }
-        let start = Instant::now();
-        if !m.breaks_sc() {
-            // Correct under SC (`Mutant::breaks_sc`): the search must find
-            // nothing; it covers every state reachable at the small sizes.
-            for n in 1..=SAFE_SIZES {
-                match explicit::search(&model, &all, n, CAP, MAX_STATES) {
-                    explicit::Outcome::Safe {
-                        states,
-                        depth,
-                        capped,
-                    } => println!(
-                        "{m}: correct under SC: no bad state among the {states} reachable at N = {n} (runs up to {depth} steps{}; {:.1} s)",
-                        if capped { format!(", queues and wake-ups capped at {CAP}") } else { String::new() },
-                        start.elapsed().as_secs_f64()
-                    ),
-                    explicit::Outcome::Found(trace) => {
-                        println!("{m}: expected correct under SC, but reaches a bad state at N = {n}:");
-                        print_trace(&model, &trace);
-                        ok = false;
-                    }
-                    explicit::Outcome::TooBig { states } => {
-                        println!("{m}: N = {n}: search stopped after {states} states");
-                    }
-                }
-            }
-            continue;
+        if m.in_latch_model() {
+            ok &= refute_in_latch_model(m);
         }
-        let found = match schedule(m) {
-            // A run too long for the search is given as the transitions it
-            // takes; the model decides whether each is enabled, and the end
-            // state must be bad.
-            Some(names) => smt::follow(&model, &names, n).map(|run| match run {
-                Ok(trace) => Some(trace),
-                Err(why) => {
-                    println!("{m}: the given run is not a run of the mutant model: {why}");
-                    None
-                }
-            }),
-            // The smallest pool with a counterexample, the shortest run in it.
-            None => Ok((1..=MAX_N).find_map(|n| {
-                match explicit::search(&model, &target, n, CAP, MAX_STATES) {
-                    explicit::Outcome::Found(trace) => Some(trace),
-                    explicit::Outcome::Safe { states, depth, .. } => {
-                        println!("  (N = {n}: no bad state among {states} states, runs up to {depth} steps)");
-                        None
-                    }
-                    explicit::Outcome::TooBig { states } => {
-                        println!("  (N = {n}: search stopped after {states} states)");
-                        None
-                    }
-                }
-            })),
-        };
-        match found {
-            Ok(Some(trace)) => {
-                let last = trace.states.last().unwrap();
-                let env = |v: &str| last[v];
-                let broken: Vec<&str> = model
-                    .properties
-                    .iter()
-                    .filter(|p| p.bad.iter().any(|c| c.iter().all(|a| a.holds(&env))))
-                    .map(|p| p.name)
-                    .collect();
+    }
+    ok
+}
+
+/// Whether the invariant breaks on the mutant model (it must: the proof
+/// would otherwise say nothing against the mutant); prints the obligation.
+fn invariant_breaks(m: Mutant, model: &Model, invariant: &[Clause], label: &str) -> bool {
+    let all: Vec<&Property> = model.properties.iter().collect();
+    match smt::check_invariant(model, invariant, &all) {
+        Ok(Ok(_)) => {
+            println!("{m}{label}: the invariant still checks on the mutant");
+            false
+        }
+        // A mutant changes what the protocol does, never how many
+        // workers there are: a broken `pool_size` is a broken model.
+        Ok(Err(f)) if f.obligation.contains("of pool_size ") => {
+            println!(
+                "{m}{label}: the mutant model loses or makes workers: {}",
+                f.obligation
+            );
+            false
+        }
+        Ok(Err(f)) => {
+            println!("{m}{label}: the invariant breaks: {}", f.obligation);
+            true
+        }
+        Err(e) => {
+            println!("{m}{label}: z3: {e}");
+            true
+        }
+    }
+}
+
+/// The smallest pool with a run of `model` to a state `target` forbids, the
+/// shortest run in it.
+fn search_smallest(model: &Model, target: &[&Property], max_n: i64) -> Option<Trace> {
+    (1..=max_n).find_map(
+        |n| match explicit::search(model, target, n, CAP, MAX_STATES) {
+            explicit::Outcome::Found(trace) => Some(trace),
+            explicit::Outcome::Safe { states, depth, .. } => {
                 println!(
-                    "{m}: refuted at N = {}, {} steps ({:.1} s); breaks {}",
-                    last[drowse_every_n::model::N],
-                    trace.steps.len(),
-                    start.elapsed().as_secs_f64(),
-                    broken.join(", ")
+                    "  (N = {n}: no bad state among {states} states, runs up to {depth} steps)"
                 );
-                if broken.is_empty() {
-                    println!("  the run ends in no state a property forbids");
+                None
+            }
+            explicit::Outcome::TooBig { states } => {
+                println!("  (N = {n}: search stopped after {states} states)");
+                None
+            }
+        },
+    )
+}
+
+/// Prints a mutant's counterexample; false unless it ends in a bad state
+/// and replays on the model.
+fn report_refutation(m: Mutant, model: &Model, trace: &Trace, label: &str, start: Instant) -> bool {
+    let last = trace.states.last().unwrap();
+    let env = |v: &str| last[v];
+    let broken: Vec<&str> = model
+        .properties
+        .iter()
+        .filter(|p| p.bad.iter().any(|c| c.iter().all(|a| a.holds(&env))))
+        .map(|p| p.name)
+        .collect();
+    println!(
+        "{m}{label}: refuted at N = {}, {} steps ({:.1} s); breaks {}",
+        last[drowse_every_n::model::N],
+        trace.steps.len(),
+        start.elapsed().as_secs_f64(),
+        broken.join(", ")
+    );
+    let mut ok = true;
+    if broken.is_empty() {
+        println!("  the run ends in no state a property forbids");
+        ok = false;
+    }
+    if let Err(e) = smt::replay(model, trace) {
+        println!("  the trace is not a run of the model: {e}");
+        ok = false;
+    }
+    print_trace(model, trace);
+    ok
+}
+
+fn refute_in_main_model(m: Mutant) -> bool {
+    let mut ok = true;
+    // The latch mutants need the terminate latch; the others are
+    // searched for before terminate, in the smaller sliced model.
+    let model = match m {
+        Mutant::LatchSetNeverWakes
+        | Mutant::OnceLatchSetNeverWakes
+        | Mutant::LatchWithoutSleepy => Model::new(Width::Full, Some(m)),
+        _ => Model::new(Width::Full, Some(m)).slice(&Model::after_terminate()),
+    };
+    // A crowd of eight sleepers is what the three-bit count misreads.
+    let n = if m == Mutant::WakeCountThreeBits {
+        8
+    } else {
+        2
+    };
+    let all: Vec<&Property> = model.properties.iter().collect();
+    // The run searched for ends where the code hangs: for a latch
+    // mutant, an owner blocked on its set latch with no wake-up owed
+    // (the shortest run to any bad state stops earlier, at the owner
+    // holding its lock on a set latch, `set_latch_never_slept_on`).
+    let target: Vec<&Property> = match m {
+        Mutant::LatchSetNeverWakes
+        | Mutant::OnceLatchSetNeverWakes
+        | Mutant::LatchWithoutSleepy => model
+            .properties
+            .iter()
+            .filter(|p| p.name == "set_latch_wakes_blocked_owner")
+            .collect(),
+        _ => all.clone(),
+    };
+    // The proof's invariant must not survive the mutant either.
+    ok &= invariant_breaks(m, &model, &invariant(Width::Full), "");
+    let start = Instant::now();
+    if !m.breaks_sc() {
+        // Correct under SC (`Mutant::breaks_sc`): the search must find
+        // nothing; it covers every state reachable at the small sizes.
+        for n in 1..=SAFE_SIZES {
+            match explicit::search(&model, &all, n, CAP, MAX_STATES) {
+                explicit::Outcome::Safe {
+                    states,
+                    depth,
+                    capped,
+                } => println!(
+                    "{m}: correct under SC: no bad state among the {states} reachable at N = {n} (runs up to {depth} steps{}; {:.1} s)",
+                    if capped { format!(", queues and wake-ups capped at {CAP}") } else { String::new() },
+                    start.elapsed().as_secs_f64()
+                ),
+                explicit::Outcome::Found(trace) => {
+                    println!("{m}: expected correct under SC, but reaches a bad state at N = {n}:");
+                    print_trace(&model, &trace);
                     ok = false;
                 }
-                if let Err(e) = smt::replay(&model, &trace) {
-                    println!("  the trace is not a run of the model: {e}");
-                    ok = false;
+                explicit::Outcome::TooBig { states } => {
+                    println!("{m}: N = {n}: search stopped after {states} states");
                 }
-                print_trace(&model, &trace);
             }
-            Ok(None) => {
-                ok = false;
-                println!("{m}: NOT refuted (no bad state at N = 1..={MAX_N} within the caps)");
+        }
+        return ok;
+    }
+    let found = match schedule(m) {
+        // A run too long for the search is given as the transitions it
+        // takes; the model decides whether each is enabled, and the end
+        // state must be bad.
+        Some(names) => smt::follow(&model, &names, n).map(|run| match run {
+            Ok(trace) => Some(trace),
+            Err(why) => {
+                println!("{m}: the given run is not a run of the mutant model: {why}");
+                None
             }
-            Err(e) => {
-                ok = false;
-                println!("{m}: z3: {e}");
-            }
+        }),
+        // The smallest pool with a counterexample, the shortest run in it.
+        None => Ok(search_smallest(&model, &target, MAX_N)),
+    };
+    match found {
+        Ok(Some(trace)) => ok &= report_refutation(m, &model, &trace, "", start),
+        Ok(None) => {
+            ok = false;
+            println!("{m}: NOT refuted (no bad state at N = 1..={MAX_N} within the caps)");
+        }
+        Err(e) => {
+            ok = false;
+            println!("{m}: z3: {e}");
+        }
+    }
+    ok
+}
+
+/// A mutant in the latch model (`model::latches`): the invariant breaks,
+/// and the smallest pool has a run to the state where the code hangs.
+fn refute_in_latch_model(m: Mutant) -> bool {
+    let label = " (latch model)";
+    let model = latches::model(Some(m));
+    let mut ok = invariant_breaks(m, &model, &latches::invariant(), label);
+    let start = Instant::now();
+    let target: Vec<&Property> = model
+        .properties
+        .iter()
+        .filter(|p| latches::target(m).contains(&p.name))
+        .collect();
+    match search_smallest(&model, &target, LATCH_MAX_N) {
+        Some(trace) => ok &= report_refutation(m, &model, &trace, label, start),
+        None => {
+            ok = false;
+            println!("{m}{label}: NOT refuted (no bad state at N = 1..={LATCH_MAX_N})");
         }
     }
     ok

@@ -14,6 +14,8 @@
 use crate::lin::{sum, var, Atom, Lin};
 use std::fmt;
 
+pub mod latches;
+
 /// Where a worker is in `WorkerThread::wait_until_cold` and `Sleep::sleep`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -200,6 +202,13 @@ pub enum Mutant {
     WakeLoopCountsAttempts,
     UnlockedBlockedPrecheck,
     FinderSkipsHandOff,
+    SpinLatchSetNeverWakes,
+    CountLatchSetNeverWakes,
+    CrossLatchSetNeverWakes,
+    LockLatchSetNoNotify,
+    LatchSetWithoutLock,
+    FinalLookSkipsBroadcasts,
+    BroadcastWakeLoopOffByOne,
 }
 
 impl Mutant {
@@ -213,7 +222,40 @@ impl Mutant {
         self != Mutant::NoFinalInjectorCheck
     }
 
-    pub const ALL: [Mutant; 12] = [
+    /// Whether the main model ([`Model::new`]) expresses the mutant; the
+    /// others change only what the latch model ([`latches::model`]) adds.
+    pub fn in_main_model(self) -> bool {
+        !self.in_latch_model() || self.main_and_latch_model()
+    }
+
+    /// Whether the latch model ([`latches::model`]) expresses the mutant.
+    pub fn in_latch_model(self) -> bool {
+        self.main_and_latch_model()
+            || matches!(
+                self,
+                Mutant::SpinLatchSetNeverWakes
+                    | Mutant::CountLatchSetNeverWakes
+                    | Mutant::CrossLatchSetNeverWakes
+                    | Mutant::LockLatchSetNoNotify
+                    | Mutant::LatchSetWithoutLock
+                    | Mutant::FinalLookSkipsBroadcasts
+                    | Mutant::BroadcastWakeLoopOffByOne
+            )
+    }
+
+    /// The mutants both models express: they change a latch step the main
+    /// model has for the terminate latch.
+    fn main_and_latch_model(self) -> bool {
+        matches!(
+            self,
+            Mutant::LatchSetNeverWakes
+                | Mutant::OnceLatchSetNeverWakes
+                | Mutant::LatchWithoutSleepy
+                | Mutant::UnlockedBlockedPrecheck
+        )
+    }
+
+    pub const ALL: [Mutant; 19] = [
         Mutant::NoJecCheck,
         Mutant::PostDoesNotBumpJec,
         Mutant::AnnounceBumpsIfEven,
@@ -226,6 +268,13 @@ impl Mutant {
         Mutant::WakeLoopCountsAttempts,
         Mutant::UnlockedBlockedPrecheck,
         Mutant::FinderSkipsHandOff,
+        Mutant::SpinLatchSetNeverWakes,
+        Mutant::CountLatchSetNeverWakes,
+        Mutant::CrossLatchSetNeverWakes,
+        Mutant::LockLatchSetNoNotify,
+        Mutant::LatchSetWithoutLock,
+        Mutant::FinalLookSkipsBroadcasts,
+        Mutant::BroadcastWakeLoopOffByOne,
     ];
 
     /// The patch's name in `ci/mutants.d/`.
@@ -243,6 +292,13 @@ impl Mutant {
             Mutant::WakeLoopCountsAttempts => "wake_loop_counts_attempts",
             Mutant::UnlockedBlockedPrecheck => "unlocked_blocked_precheck",
             Mutant::FinderSkipsHandOff => "finder_skips_hand_off",
+            Mutant::SpinLatchSetNeverWakes => "spin_latch_set_never_wakes",
+            Mutant::CountLatchSetNeverWakes => "count_latch_set_never_wakes",
+            Mutant::CrossLatchSetNeverWakes => "cross_latch_set_never_wakes",
+            Mutant::LockLatchSetNoNotify => "lock_latch_set_no_notify",
+            Mutant::LatchSetWithoutLock => "latch_set_without_lock",
+            Mutant::FinalLookSkipsBroadcasts => "final_look_skips_broadcasts",
+            Mutant::BroadcastWakeLoopOffByOne => "broadcast_wake_loop_off_by_one",
         }
     }
 }
@@ -421,10 +477,17 @@ pub struct Model {
     pub init: Vec<Atom>,
     pub transitions: Vec<Transition>,
     pub properties: Vec<Property>,
+    /// The initial state at pool size `n`, as its non-zero variables (every
+    /// other is 0): the start of a search at a concrete `N`
+    /// (`explicit::search`). It must satisfy `init`.
+    pub start: fn(i64) -> Vec<(String, i64)>,
+    /// The variables bounded by the pool size (worker counts, `N`, `S`,
+    /// `I`): a search caps every other one (`explicit::search`).
+    pub bounded: Vec<String>,
 }
 
 /// Builds a transition as a list of increments.
-struct Tr {
+pub(crate) struct Tr {
     name: String,
     params: Vec<String>,
     guard: Vec<Atom>,
@@ -433,7 +496,7 @@ struct Tr {
 }
 
 impl Tr {
-    fn new(name: impl Into<String>) -> Tr {
+    pub(crate) fn new(name: impl Into<String>) -> Tr {
         Tr {
             name: name.into(),
             params: Vec::new(),
@@ -442,26 +505,60 @@ impl Tr {
             set: Vec::new(),
         }
     }
-    fn when(mut self, atom: Atom) -> Tr {
+    pub(crate) fn when(mut self, atom: Atom) -> Tr {
         self.guard.push(atom);
         self
     }
-    fn add(mut self, name: &str, by: impl Into<Lin>) -> Tr {
+    pub(crate) fn add(mut self, name: &str, by: impl Into<Lin>) -> Tr {
         self.delta.push((name.to_string(), by.into()));
         self
     }
     /// One worker moves from `from` to `to`.
-    fn mv(self, from: &str, to: &str) -> Tr {
+    pub(crate) fn mv(self, from: &str, to: &str) -> Tr {
         self.add(from, -1).add(to, 1)
     }
-    fn set(mut self, name: &str, to: impl Into<Lin>) -> Tr {
+    pub(crate) fn set(mut self, name: &str, to: impl Into<Lin>) -> Tr {
         self.set.push((name.to_string(), to.into()));
         self
     }
-    fn param(mut self, name: &str) -> Tr {
+    pub(crate) fn param(mut self, name: &str) -> Tr {
         self.params.push(name.to_string());
         self.guard.push(var(name).ge(0));
         self
+    }
+}
+
+/// The transition `tr` builds, over the state variables `vars`.
+pub(crate) fn finish(tr: Tr, vars: &[String]) -> Transition {
+    let mut update: Vec<(String, Lin)> = Vec::new();
+    for (name, by) in tr.delta {
+        match update.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, lin)) => *lin = lin.clone() + by,
+            None => update.push((name.clone(), var(&name) + by)),
+        }
+    }
+    for (name, to) in tr.set {
+        assert!(
+            !update.iter().any(|(n, _)| *n == name),
+            "{}: {name} both set and moved",
+            tr.name
+        );
+        update.push((name, to));
+    }
+    let mut guard = tr.guard;
+    // Worker counts, queues and wake-ups never go negative: a step that
+    // would take one below zero is not enabled. `S` and `I` are the real
+    // counters: the properties check them instead.
+    for (name, lin) in &update {
+        if name != S && name != I && vars.contains(name) {
+            guard.push(lin.clone().ge(0));
+        }
+    }
+    Transition {
+        name: tr.name,
+        params: tr.params,
+        guard,
+        update,
     }
 }
 
@@ -474,36 +571,7 @@ pub struct Builder {
 
 impl Builder {
     fn push(&mut self, tr: Tr) {
-        let mut update: Vec<(String, Lin)> = Vec::new();
-        for (name, by) in tr.delta {
-            match update.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, lin)) => *lin = lin.clone() + by,
-                None => update.push((name.clone(), var(&name) + by)),
-            }
-        }
-        for (name, to) in tr.set {
-            assert!(
-                !update.iter().any(|(n, _)| *n == name),
-                "{}: {name} both set and moved",
-                tr.name
-            );
-            update.push((name, to));
-        }
-        let mut guard = tr.guard;
-        // Worker counts, queues and wake-ups never go negative: a step that
-        // would take one below zero is not enabled. `S` and `I` are the real
-        // counters: the properties check them instead.
-        for (name, lin) in &update {
-            if name != S && name != I && self.vars.contains(name) {
-                guard.push(lin.clone().ge(0));
-            }
-        }
-        self.out.push(Transition {
-            name: tr.name,
-            params: tr.params,
-            guard,
-            update,
-        });
+        self.out.push(finish(tr, &self.vars));
     }
 
     fn is(&self, m: Mutant) -> bool {
@@ -1253,11 +1321,16 @@ impl Model {
                 bad: vec![vec![(var(&w(Phase::LockedCur, Flag::Set)) + var(&w(Phase::LockedStale, Flag::Set)) + var(&w(Phase::Pending, Flag::Set)) + var(&w(Phase::Blocked, Flag::Set))).ge(1)]],
             },
         ];
+        let mut bounded: Vec<String> = vec![N.to_string(), S.to_string(), I.to_string()];
+        bounded.extend(Phase::ALL.iter().flat_map(|&p| all_flags(p)));
+        bounded.push(EXITED.to_string());
         Model {
             vars,
             init,
             transitions,
             properties,
+            start: |n| vec![(N.to_string(), n), ("busy_u".to_string(), n)],
+            bounded,
         }
     }
 }
@@ -1282,12 +1355,25 @@ mod test {
     /// renaming a protocol step fails here until the model follows.
     #[test]
     fn transitions_name_code_that_exists() {
+        names_exist(&Model::new(Width::Full, None));
+    }
+
+    /// The same for the latch model, and for each of its mutants (whose
+    /// changed transitions have names of their own).
+    #[test]
+    fn latch_model_transitions_name_code_that_exists() {
+        names_exist(&latches::model(None));
+        for m in Mutant::ALL.into_iter().filter(|m| m.in_latch_model()) {
+            names_exist(&latches::model(Some(m)));
+        }
+    }
+
+    fn names_exist(model: &Model) {
         let mut code = String::new();
         sources(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src"),
             &mut code,
         );
-        let model = Model::new(Width::Full, None);
         let mut checked = 0;
         for t in &model.transitions {
             // The text outside `[...]` names code; inside is the case.
