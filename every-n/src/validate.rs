@@ -14,13 +14,13 @@
 //! What is validated: the counter steps (`start_looking`, `work_found`,
 //! `announce_sleepy`, a post's JEC bump, joining the sleeping count, the
 //! sleeper's own decrement after its final look, the waker's decrement),
-//! giving up a sleep on a moved JEC, blocking, the wake loop, pushes and
-//! takes, the injector's length, and terminate's latches and the exits, to
-//! the end of the execution. The steps between a worker's announcement and
-//! its compare-and-swap (its last round, `get_sleepy`, `fall_asleep`) and
-//! its return from `sleep` after a wake-up are not recorded and are taken
-//! as the model's transitions of those names when the next recorded step
-//! needs them.
+//! the end of the last round (`get_sleepy`), giving up a sleep on a moved
+//! JEC, blocking, the wake loop, pushes and takes, the queues' lengths, and
+//! terminate's latches and the exits, to the end of the execution. The
+//! steps between a worker's `get_sleepy` and its compare-and-swap
+//! (`fall_asleep`) and its return from `sleep` after a wake-up are not
+//! recorded and are taken as the model's transitions of those names when
+//! the next recorded step needs them.
 //!
 //! The wake loop. The model's `wakes_in_flight` is tracked. A post, a
 //! finder (`work_found`) or a successor's check (`Successor`, a busy
@@ -28,7 +28,8 @@
 //! the set of numbers its enabled transitions allow is kept for its
 //! thread, and the thread's next record settles it: `WakeLoop { owed }`
 //! (the start of `wake_any_threads`) must owe one of them, any other
-//! record means it owes none. The count goes up only then; meanwhile the
+//! record means it owes none (a finder's `HandOff` comes between its
+//! `work_found` and its `WakeLoop { owed: 1 }` and settles nothing). The count goes up only then; meanwhile the
 //! validator's count is below the model's, which can only disable
 //! transitions (every guard on it is a lower bound), so the steps between
 //! are still the model's. Each `Woken` of a loop is the model's
@@ -69,43 +70,70 @@
 //! `TakeOwn`, `Steal`) is followed by its `work_found`, validated as the
 //! transition for that queue.
 //!
-//! The injector's length is the code's: the model queue records it right
-//! after it publishes it (`Record::QueueLen`, before its unlock, a
-//! scheduling point), and `Registry::new` names the injector. So the final
-//! look's guard (`final look finds nothing, block` needs the injector
-//! empty) is checked exactly: the look is the last checker operation
-//! before the `Block` record. The transitions that change the injector's
-//! length (the push, `work_found`) are compared without it: the queue
-//! records the change before their records come.
+//! The queues. The model's `q_injected` is the injector's length and
+//! `q_internal` the deques' total, both the code's: each model queue
+//! records its length right after it publishes it (`Record::QueueLen`,
+//! before its unlock, a scheduling point), with the thread that pushed or
+//! took. `Registry::new` names the injector; a deque is known as worker
+//! `i`'s from the first push or take that `i`'s `Push` or `TakeOwn`, or a
+//! `Steal` from `i`, records next on the same thread (broadcast and FIFO
+//! queues are outside the model). Each change of a model queue must be
+//! the push or take that its thread records next, of the right queue, and
+//! each push and take record must follow such a change: so the queues move
+//! only in the model's pushes and takes, and the validator compares the
+//! other variables at each step and takes the queues as the records left
+//! them. `q_pinned` and `pinned_done` are 0 in every state: the code has no
+//! notion of a pusher that waits outside the pool for its job (such a job
+//! is user code blocking in a busy worker), so each push is a `q_internal`
+//! push and each transition that moves them is left out of the
+//! validator's transitions; their guards read them as 0.
 //!
-//! Where the model is not exact for the code, and the validator leaves the
-//! guard out (`inexact_injector_guard`):
-//! - `Registry::inject push [into an empty injector]` needs the injector
-//!   empty, `[into a non-empty injector]` non-empty; the code reads
-//!   `is_empty` before its push, with a scheduling point between, so another
-//!   thread's take or push can make the push land in an injector whose
-//!   emptiness differs from what it read and hands to the post. Here the
-//!   model is narrower than the code (a gap in the abstraction, not in the
-//!   validator): the post's `queue_was_empty` case is the one the push read,
-//!   which the validator checks, but the push itself is not a transition of
-//!   the model in such runs.
-//! - The last round's "every queue empty": a round reads the queues one
-//!   after another (argued in `docs/every-n.md`, not checked).
-//! - `work_found`'s "more queued" (the injector holds another job):
-//!   `more_work_queued` reads after the decrement, past scheduling points;
-//!   and the take itself comes before the decrement.
-//! - The final look that finds a job: the sleeper's decrement, a scheduling
-//!   point, falls between the look and its record (and the look includes
-//!   the worker's broadcast queue).
+//! Every guard over the queues is checked, where the code makes it true
+//! ([`GuardCounts::lines`] names each kind, and the trace-validation tests
+//! print the counts):
+//! - exactly, at the step: the block's "injector empty" (the final look is
+//!   the last checker operation before the `Block` record);
+//!   `take_local_job`'s `q_internal >= 1` on the deques as the take found
+//!   them (the take took effect at its queue record);
+//!   `Registry::inject push`'s "into an empty injector" / "into a non-empty
+//!   injector" on the injector as the push found it;
+//! - exactly when it holds at the step, else by the premise the docs argue
+//!   (counted apart): the last round's "every queue empty". A round reads
+//!   the queues one after another (its own deque, every other deque, the
+//!   injector), so what the code makes true, and what is checked at every
+//!   `GetSleepy`, is that each queue (the injector, every deque) was empty
+//!   at some moment between the worker's announcement and now: the takes
+//!   since the announcement covered the jobs queued at it (the premise of
+//!   `docs/proof.md` lemma 5 (a) and of the internal-job argument). A
+//!   round that skipped a queue, or no last round at all, fails here;
+//! - within the reads' window: `work_found`'s queue guards (the source held
+//!   the job; more queued; source now empty; work left for the hand-off;
+//!   nothing left) decide its wake-ups, which the code reads after the
+//!   decrement, past scheduling points (`more_work_queued`,
+//!   `has_stealable_job`): each transition's queue guard must hold for
+//!   lengths that each queue had at some moment between the `work_found`
+//!   record and the thread's next record (its `HandOff` or `WakeLoop`, or
+//!   anything else if it owes none), with the taken job back in its
+//!   source; a decision allowed by the lengths at `work_found` itself is
+//!   counted as exact. The same for the final look that finds a job: the
+//!   injector not empty at some moment between the join and the record
+//!   (the sleeper's decrement, a scheduling point, falls between its look
+//!   and its record), exact when it holds at the record;
+//! - skipped, and counted with the reason: `Registry::inject push`'s
+//!   emptiness where the injector changed between the push's `is_empty`
+//!   read and its push (a scheduling point between). Here the model is
+//!   narrower than the code (a gap in the abstraction, not in the
+//!   validator): the post's `queue_was_empty` case is the one the push
+//!   read, which is checked, but the push itself is not a transition of the
+//!   model in such runs.
 //!
 //! After `Registry::terminate`. The validator keeps each worker's
 //! terminate-latch flag (the model's `_u`, `_s`, `_w`), whether it left its
 //! main loop, and `term`. `Registry::terminate` is the model's transition
 //! of that name; each `LatchSet` is `OnceLatch::set_and_wake: CoreLatch::set`
 //! for the worker's phase, with the unrecorded steps it implies first (a
-//! sleepy worker whose latch was `SLEEPING` did its last round and
-//! `fall_asleep`; a woken one whose latch was not had returned from
-//! `sleep`), and the latch's state must be the one the model gives the
+//! drowsy worker whose latch was `SLEEPING` did `fall_asleep`; a woken one
+//! whose latch was not had returned from `sleep`), and the latch's state must be the one the model gives the
 //! phase, with one exception: between a sleeper's `FinalLookFound` or
 //! `Abandon` record and its `CoreLatch::wake_up` (past scheduling points)
 //! the latch is still `SLEEPING` while the model, whose step does both, has
@@ -115,8 +143,9 @@
 //! `notify_worker_latch_is_set: wake_specific_thread` when the model owes
 //! it, and no step when the model owes none or the owner has left. A
 //! worker leaves through `Sleep::stop_looking`, with no take (`main_loop
-//! exits [p, latch f]: stop_looking`), or between jobs (`Exit` while busy: `main_loop
-//! exits [busy, latch f]`). At the end ([`Validator::end`]) every worker
+//! exits [p, latch f]: stop_looking`, after `fall_asleep: fails` for a
+//! drowsy one, whose latch was set while `SLEEPY`), or between jobs
+//! (`Exit` while busy: `main_loop exits [busy, latch f]`). At the end ([`Validator::end`]) every worker
 //! must have left, and no wake-up, wake loop, post, push or take be
 //! pending.
 //!
@@ -129,11 +158,9 @@
 //! with the set moved after them; the validator validates them with the
 //! latch unset and puts the flag back (`deferred_latch_sets` counts them).
 //!
-//! Not tracked: the deques' lengths (`q_internal`; which deque a job is on,
-//! and whether its pusher waits outside the pool, `q_pinned`, are not
-//! recorded). A latch's wake-up that wakes a worker whose terminate latch
-//! is not set leaves the model, whose one latch is the terminate latch (the
-//! join and scope latches are not modelled).
+//! A latch's wake-up that wakes a worker whose terminate latch is not set
+//! leaves the model, whose one latch is the terminate latch (the join and
+//! scope latches are not modelled).
 
 use crate::lin::{Atom, Lin};
 use crate::model::{
@@ -1097,7 +1124,7 @@ impl Validator {
             };
             let Some(i) = moves.iter().rposition(fits) else {
                 return Err(format!(
-                    "{step:?} follows no {} of {} by its thread",
+                    "{step:?} follows no {} {} by its thread",
                     if delta > 0 { "push onto" } else { "take from" },
                     match owner {
                         None => "the injector".to_string(),
@@ -2405,6 +2432,107 @@ mod test {
         v.step(Step::Post, None, OUTSIDE).unwrap();
         let err = v.step(Step::Block, Some(1), 1).unwrap_err();
         assert!(err.contains("final look finds nothing, block"), "{err}");
+    }
+
+    /// Worker 0 runs a job that pushes one onto its deque and posts it;
+    /// worker 1 starts searching and announces.
+    fn a_job_queued_at_an_announcement(v: &mut Validator) {
+        push(v, 0).unwrap();
+        v.counters(counters(0, 0, 1));
+        v.step(Step::Post, None, W0).unwrap();
+        v.counters(counters(0, 1, 1));
+        v.step(Step::StartLooking, Some(1), 1).unwrap();
+        v.counters(counters(0, 1, 2));
+        v.step(Step::Announce, Some(1), 1).unwrap();
+    }
+
+    #[test]
+    fn a_last_round_that_misses_a_job_queued_at_the_announcement_leaves_the_model() {
+        // `last_round_skipped`, `steal_skips_last_worker`: nobody took the
+        // job, yet the round found nothing.
+        let mut v = validator(2);
+        a_job_queued_at_an_announcement(&mut v);
+        let err = v.step(Step::GetSleepy, Some(1), 1).unwrap_err();
+        assert!(
+            err.contains("worker 0's deque held a job at every moment"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_last_round_after_the_job_queued_at_the_announcement_was_taken_is_the_models() {
+        let mut v = validator(2);
+        a_job_queued_at_an_announcement(&mut v);
+        take_from_deque(&mut v, 0, W0).unwrap();
+        v.step(Step::GetSleepy, Some(1), 1).unwrap();
+        assert_eq!(v.guards.last_round_exact, 1);
+        assert_eq!(v.guards.takes_exact, 1);
+    }
+
+    #[test]
+    fn a_take_that_no_queue_recorded_leaves_the_model() {
+        let mut v = validator(2);
+        v.counters(counters(0, 1, 0));
+        v.step(Step::StartLooking, Some(1), 1).unwrap();
+        let err = v.step(Step::TakeInjected, None, 1).unwrap_err();
+        assert!(err.contains("follows no take from the injector"), "{err}");
+    }
+
+    /// Three workers: worker 2 blocked, worker 1 searching (and worker 0
+    /// too if `two_search`); a job on worker 0's deque and one in the
+    /// injector, both posted.
+    fn a_sleeper_beside_two_queued_jobs(v: &mut Validator, two_search: bool) {
+        v.counters(counters(0, 1, 0));
+        v.step(Step::StartLooking, Some(2), 2).unwrap();
+        v.step(Step::Announce, Some(2), 2).unwrap();
+        v.step(Step::GetSleepy, Some(2), 2).unwrap();
+        v.counters(counters(1, 1, 0));
+        v.step(Step::JoinSleeping, Some(2), 2).unwrap();
+        v.step(Step::Block, Some(2), 2).unwrap();
+        v.counters(counters(1, 2, 0));
+        v.step(Step::StartLooking, Some(1), 1).unwrap();
+        push(v, 0).unwrap();
+        v.counters(counters(1, 2, 1));
+        v.step(Step::Post, None, W0).unwrap();
+        inject(v, true, OUTSIDE).unwrap();
+        v.step(Step::Post, None, OUTSIDE).unwrap();
+        if two_search {
+            v.counters(counters(1, 3, 1));
+            v.step(Step::StartLooking, Some(0), W0).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_last_searcher_hands_off_the_work_it_leaves() {
+        // Worker 1 steals worker 0's job, the last searcher: the injected
+        // job is left, so it wakes the sleeper before its job.
+        let mut v = validator(3);
+        a_sleeper_beside_two_queued_jobs(&mut v, false);
+        take_from_deque(&mut v, 0, 1).unwrap();
+        v.counters(counters(1, 1, 1));
+        v.step(Step::WorkFound, Some(1), 1).unwrap();
+        v.step(Step::HandOff, Some(1), 1).unwrap();
+        v.step(Step::WakeLoop { owed: 1 }, None, 1).unwrap();
+        assert_eq!(v.guards.finder_exact, 1);
+        v.step(Step::NotBlocked, Some(0), 1).unwrap();
+        v.step(Step::NotBlocked, Some(1), 1).unwrap();
+        v.counters(counters(0, 1, 1));
+        v.step(Step::Woken, Some(2), 1).unwrap();
+        assert_eq!(v.wakes_in_flight, 0);
+    }
+
+    #[test]
+    fn a_hand_off_beside_a_searcher_leaves_the_model() {
+        // `hand_off_beside_a_searcher`: worker 0 still searches when
+        // worker 1 takes the injected job (the injector now empty).
+        let mut v = validator(3);
+        a_sleeper_beside_two_queued_jobs(&mut v, true);
+        take_injected(&mut v, 1).unwrap();
+        v.counters(counters(1, 2, 1));
+        v.step(Step::WorkFound, Some(1), 1).unwrap();
+        v.step(Step::HandOff, Some(1), 1).unwrap();
+        let err = v.step(Step::WakeLoop { owed: 1 }, None, 1).unwrap_err();
+        assert!(err.contains("owe [0]"), "{err}");
     }
 
     /// Worker 0 blocks, the pool terminates: the setter finds its latch
