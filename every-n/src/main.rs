@@ -196,8 +196,33 @@ fn report_vacuity(
         v.transitions,
         v.dead.len()
     );
-    for (name, why) in &v.dead {
-        println!("    dead: {name} (needs: {})", why.join(", "));
+    // Listed one by one when few; otherwise by reason, with the first of
+    // each (the latch model's are the copies of a step in every class the
+    // invariant rules out).
+    if v.dead.len() <= 10 {
+        for (name, why) in &v.dead {
+            println!("    dead: {name} (needs: {})", why.join(", "));
+        }
+    } else {
+        let mut reasons: Vec<(&Vec<&str>, Vec<&str>)> = Vec::new();
+        for (name, why) in &v.dead {
+            match reasons.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, names)) => names.push(name),
+                None => reasons.push((why, vec![name])),
+            }
+        }
+        for (why, names) in reasons {
+            let needs = if why.is_empty() {
+                "more than one clause".to_string()
+            } else {
+                why.join(", ")
+            };
+            println!(
+                "    dead: {} transitions (needs: {needs}), e.g. {}",
+                names.len(),
+                names[0]
+            );
+        }
     }
     if !ok {
         println!("  VACUOUS ({label}): the proof above proves nothing");
