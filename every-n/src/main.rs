@@ -20,8 +20,9 @@ const USAGE: &str = "usage: ci/prove [--mutants] [--property P]
 
 /// The pool sizes searched for a mutant's counterexample, smallest first.
 const MAX_N: i64 = 3;
-/// The pool sizes searched in the latch model (a state has a worker count
-/// per class, 144 classes: N = 3 is millions of states).
+/// The pool sizes searched in the latch model: its mutants are refuted at
+/// N = 1 or 2, and a state there is 150 integers (144 worker classes), so
+/// the control stops where the mutants do.
 const LATCH_MAX_N: i64 = 2;
 /// The pool sizes a mutant that is correct under SC is searched at.
 const SAFE_SIZES: i64 = 2;
