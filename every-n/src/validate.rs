@@ -115,7 +115,10 @@
 //!   record and the thread's next record (its `HandOff` or `WakeLoop`, or
 //!   anything else if it owes none), with the taken job back in its
 //!   source; a decision allowed by the lengths at `work_found` itself is
-//!   counted as exact. The same for the final look that finds a job: the
+//!   counted as exact. The finder's records name the case it took, and
+//!   only that case's transitions count: after a `HandOff` the hand-off's
+//!   (`last searcher, work left`), wake-ups without one the helpers'
+//!   (`more queued`). The same for the final look that finds a job: the
 //!   injector not empty at some moment between the join and the record
 //!   (the sleeper's decrement, a scheduling point, falls between its look
 //!   and its record), exact when it holds at the record;
@@ -137,7 +140,8 @@
 //! phase, with one exception: between a sleeper's `FinalLookFound` or
 //! `Abandon` record and its `CoreLatch::wake_up` (past scheduling points)
 //! the latch is still `SLEEPING` while the model, whose step does both, has
-//! the worker idle; the setter then owes a wake-up the model does not, and
+//! the worker idle (accepted only until that worker's thread records its
+//! next step); the setter then owes a wake-up the model does not, and
 //! its wake-up finds the worker not blocked, no step either way. The
 //! setter's wake-up (`LatchWake`, then `Woken` or `NotBlocked`) is
 //! `notify_worker_latch_is_set: wake_specific_thread` when the model owes
@@ -422,6 +426,8 @@ pub struct GuardCounts {
     pub takes_exact: usize,
     pub finder_exact: usize,
     pub finder_by_reads: usize,
+    /// Of the finders: those whose wake-up was the hand-off.
+    pub hand_offs: usize,
     pub last_round_exact: usize,
     pub last_round_premise: usize,
     pub final_look_found_exact: usize,
@@ -439,6 +445,7 @@ impl GuardCounts {
         self.takes_exact += o.takes_exact;
         self.finder_exact += o.finder_exact;
         self.finder_by_reads += o.finder_by_reads;
+        self.hand_offs += o.hand_offs;
         self.last_round_exact += o.last_round_exact;
         self.last_round_premise += o.last_round_premise;
         self.final_look_found_exact += o.final_look_found_exact;
@@ -465,8 +472,8 @@ impl GuardCounts {
                 self.takes_exact
             ),
             format!(
-                "`work_found`'s wake-ups (more queued / source now empty / work left / nothing left): {} checked exactly (no queue moved between the decrement and the decision), {} by the reads' window (each guard held for the lengths some moment between the decrement and the decision showed)",
-                self.finder_exact, self.finder_by_reads
+                "`work_found`'s wake-ups (more queued / source now empty / work left / nothing left): {} checked exactly (allowed by the queues at the decrement), {} by the reads' window (each guard held for lengths the queues had at some moment between the decrement and the decision); {} of them hand-offs",
+                self.finder_exact, self.finder_by_reads, self.hand_offs
             ),
             format!(
                 "last round finds nothing (every queue empty): {} exactly at `get_sleepy`, {} by the premise (checked on all {}: each queue was empty at some moment since the announcement)",
@@ -515,6 +522,8 @@ struct Owing {
     /// A finder's source, and the queues' lengths since its `work_found`
     /// (its reads of the queues fall in that window).
     finder: Option<(Source, Window)>,
+    /// The finder recorded its `HandOff`.
+    hand_off: bool,
 }
 
 pub struct Validator {
@@ -560,6 +569,10 @@ pub struct Validator {
     /// round), and since it joined the sleeping count (for its final look).
     since_announce: BTreeMap<usize, Window>,
     since_join: BTreeMap<usize, Window>,
+    /// By thread: the worker whose `FinalLookFound` or `Abandon` it
+    /// recorded last, until its next step record (its latch is still
+    /// `SLEEPING` until its `CoreLatch::wake_up`, unrecorded).
+    leaving_sleep: BTreeMap<u64, usize>,
     /// How each kind of guard was checked.
     pub guards: GuardCounts,
     /// The model's transitions as the validator reads them, built once per
@@ -663,6 +676,7 @@ impl Validator {
             moves: BTreeMap::new(),
             since_announce: BTreeMap::new(),
             since_join: BTreeMap::new(),
+            leaving_sleep: BTreeMap::new(),
             guards: GuardCounts::default(),
             transitions: {
                 static PROJECTED: OnceLock<Vec<Projected>> = OnceLock::new();
@@ -867,6 +881,7 @@ impl Validator {
                 at,
                 post,
                 finder,
+                hand_off: false,
             },
         );
         Ok(())
@@ -1032,7 +1047,18 @@ impl Validator {
         let env = |v: &str| state[v];
         let mut allowed = Vec::new();
         for (change, t) in &o.candidates {
-            if t.queue_guard.iter().all(|a| b.holds(a, &env)) && !allowed.contains(change) {
+            // A finder's records say which case of its transition it took:
+            // after a `HandOff`, the hand-off; wake-ups without one, the
+            // helpers for more work queued in its source.
+            let case_fits = match &o.finder {
+                Some(_) if o.hand_off => t.name.contains("hand-off"),
+                Some(_) if *change > 0 => t.name.contains("more queued"),
+                _ => true,
+            };
+            if case_fits
+                && t.queue_guard.iter().all(|a| b.holds(a, &env))
+                && !allowed.contains(change)
+            {
                 allowed.push(*change);
             }
         }
@@ -1048,7 +1074,12 @@ impl Validator {
                 if !allowed.contains(&(owed as i64)) {
                     return Err(format!(
                         "the post or finder before it owes {owed} wake-up(s); the model's \
-                         transitions from the state it read owe {allowed:?}{}",
+                         transitions from the state it read owe {allowed:?}{}{}",
+                        if o.hand_off {
+                            " by its hand-off (it recorded `HandOff`)"
+                        } else {
+                            ""
+                        },
                         if o.finder.is_some() {
                             " (their queue guards checked within the lengths the queues \
                              had from its `work_found` to now, where its reads fall)"
@@ -1056,6 +1087,9 @@ impl Validator {
                             ""
                         }
                     ));
+                }
+                if o.hand_off {
+                    self.guards.hand_offs += 1;
                 }
                 if o.finder.is_some() {
                     if self.allowed(&o, true).contains(&(owed as i64)) {
@@ -1203,6 +1237,7 @@ impl Validator {
         }
         let now = self.history.len();
         let moved = self.queue_moves(step, worker, thread)?;
+        self.leaving_sleep.remove(&thread);
         // A push's post is its thread's next step, and a searcher's take is
         // followed by its `work_found`: nothing in between records.
         if step != Step::Post {
@@ -1511,14 +1546,19 @@ impl Validator {
             // `WakeLoop` that follows settles it.
             Step::HandOff => {
                 let (index, phase) = self.phase(worker)?;
-                if phase != Busy {
-                    return Err(format!(
+                match self.owing.get_mut(&thread) {
+                    Some(o) if phase == Busy && o.finder.is_some() => {
+                        o.hand_off = true;
+                        Ok(())
+                    }
+                    _ => Err(format!(
                         "worker {index} hands off while {}: in the model only a finder \
-                         that has just taken its job does (`Sleep::hand_off`)",
+                         that has just taken its job does (`Sleep::work_found [.., \
+                         hand-off, wake 1]`; the model's exits through \
+                         `Sleep::stop_looking` have no hand-off)",
                         short(phase)
-                    ));
+                    )),
                 }
-                Ok(())
             }
             Step::Woken | Step::NotBlocked => self.look(step == Step::Woken, worker, thread),
             _ => {
@@ -1704,6 +1744,7 @@ impl Validator {
                             )?;
                             self.guards.final_look_found_by_reads += 1;
                         }
+                        self.leaving_sleep.insert(thread, index);
                         Ok(())
                     }
                     _ => {
@@ -1723,6 +1764,9 @@ impl Validator {
                             Step::Block => {
                                 self.since_join.remove(&index);
                                 self.guards.block_exact += 1;
+                            }
+                            Step::Abandon => {
+                                self.leaving_sleep.insert(thread, index);
                             }
                             _ => {}
                         }
@@ -1934,8 +1978,10 @@ impl Validator {
         // `CoreLatch::wake_up` (past scheduling points) its latch is still
         // `SLEEPING`, while the model, whose step does both, has it idle:
         // the setter then owes a wake-up that the model does not, and it
-        // finds the worker not blocked (no step either way).
-        if was_sleeping != sleeping && !(was_sleeping && phase == Idle) {
+        // finds the worker not blocked (no step either way). Accepted only
+        // there: before the worker's thread records anything else.
+        let leaving_sleep = self.leaving_sleep.values().any(|&w| w == index);
+        if was_sleeping != sleeping && !(was_sleeping && phase == Idle && leaving_sleep) {
             return Err(format!(
                 "`CoreLatch::set` found worker {index}'s latch {}, where the model has \
                  the worker {}",
@@ -2532,7 +2578,7 @@ mod test {
         v.step(Step::WorkFound, Some(1), 1).unwrap();
         v.step(Step::HandOff, Some(1), 1).unwrap();
         let err = v.step(Step::WakeLoop { owed: 1 }, None, 1).unwrap_err();
-        assert!(err.contains("owe [0]"), "{err}");
+        assert!(err.contains("owe [] by its hand-off"), "{err}");
     }
 
     /// Worker 0 blocks, the pool terminates: the setter finds its latch
@@ -2571,6 +2617,20 @@ mod test {
         v.step(Step::WorkFound, Some(0), W0).unwrap();
         v.step(Step::Exit, Some(0), W0).unwrap();
         v.end().unwrap();
+    }
+
+    #[test]
+    fn a_latch_set_that_finds_a_searcher_sleeping_leaves_the_model() {
+        // Only a sleeper between its final look (or abandon) and its
+        // `wake_up` is idle with its latch still `SLEEPING`.
+        let mut v = validator(1);
+        v.counters(counters(0, 1, 0));
+        v.step(Step::StartLooking, Some(0), W0).unwrap();
+        v.step(Step::Terminate, None, OUTSIDE).unwrap();
+        let err = v
+            .step(Step::LatchSet { was_sleeping: true }, Some(0), OUTSIDE)
+            .unwrap_err();
+        assert!(err.contains("latch SLEEPING"), "{err}");
     }
 
     #[test]
