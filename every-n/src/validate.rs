@@ -757,11 +757,29 @@ impl Validator {
             }
         };
         let injected = self.injector.map_or((0, 0), range);
-        let internal = self
+        let mut internal = self
             .deques
             .keys()
             .map(|&q| range(q))
             .fold((0, 0), |(a, b), (lo, hi)| (a + lo, b + hi));
+        if !start {
+            // A push whose own record has not come yet (a scheduling point,
+            // its unlock, comes between) may be onto a deque not yet known
+            // as one (its owner's first push): a reader may have seen it.
+            // Such queues widen the upper bound only (a FIFO job's queue
+            // counts twice then, with its deque's: a looser check, never a
+            // false failure).
+            let mut pending: Vec<usize> = self
+                .moves
+                .values()
+                .flatten()
+                .filter(|m| m.after > m.before && !self.in_model(m.queue))
+                .map(|m| m.queue)
+                .collect();
+            pending.sort_unstable();
+            pending.dedup();
+            internal.1 += pending.iter().map(|&q| window.range(q).1).sum::<i64>();
+        }
         QueueBox { injected, internal }
     }
 
@@ -1065,6 +1083,17 @@ impl Validator {
         allowed
     }
 
+    /// `o`'s candidate transitions, for a report, with the queue bounds
+    /// their queue guards were checked in.
+    fn candidates_shown(&self, o: &Owing) -> String {
+        let b = match &o.finder {
+            Some((source, window)) => self.window_box(window, false).plus_one(source.var()),
+            None => self.now(),
+        };
+        let names: Vec<&str> = o.candidates.iter().map(|(_, t)| t.name.as_str()).collect();
+        format!("{names:?} in {b:?}")
+    }
+
     /// The wake-ups that `thread`'s post or finder owes are `owed`: one of
     /// the numbers its model transition allowed.
     fn owe(&mut self, thread: u64, owed: usize) -> Result<Option<Owing>, String> {
@@ -1074,7 +1103,8 @@ impl Validator {
                 if !allowed.contains(&(owed as i64)) {
                     return Err(format!(
                         "the post or finder before it owes {owed} wake-up(s); the model's \
-                         transitions from the state it read owe {allowed:?}{}{}",
+                         transitions from the state it read owe {allowed:?}{}{}\n  \
+                         the transitions that matched but for their queue guards: {}",
                         if o.hand_off {
                             " by its hand-off (it recorded `HandOff`)"
                         } else {
@@ -1085,7 +1115,8 @@ impl Validator {
                              had from its `work_found` to now, where its reads fall)"
                         } else {
                             ""
-                        }
+                        },
+                        self.candidates_shown(&o)
                     ));
                 }
                 if o.hand_off {

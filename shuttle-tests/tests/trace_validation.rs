@@ -14,8 +14,8 @@
 //! instead of a guard).
 
 use drowse_models::{
-    injected_job_spawns_internal_jobs, injected_jobs, injected_jobs_into_sleeping_pool,
-    installs_one_after_another, Config,
+    blocked_job_waits_for_an_internal_job, injected_job_spawns_internal_jobs, injected_jobs,
+    injected_jobs_into_sleeping_pool, installs_one_after_another, Config,
 };
 use drowse_shuttle_tests::trace::{report, Validation};
 use drowse_shuttle_tests::Check;
@@ -118,6 +118,30 @@ fn installs_one_after_another_validated_8w_4j_random() {
         .run(move || validated_scenario(config, installs_one_after_another));
     let tally = report("installs_one_after_another_validated_8w_4j_random");
     assert!(tally.successors > 0, "no successor validated: {tally:?}");
+}
+
+/// Property 9's shape (`blocked_job_waits_for_an_internal_job`): a job
+/// blocks until an injected job has run, beside a job of its own deque that
+/// blocks too, so the last searcher to leave hands off. Its check fails
+/// unless some hand-off was validated: the model's hand-off transition
+/// (`Sleep::work_found [.., last searcher, work left: hand-off, wake 1]`),
+/// its guards over the counters and the queues checked against the code.
+#[test]
+fn blocked_job_waits_for_an_internal_job_validated_3w_random() {
+    let config = Config::new(3);
+    Check::new(
+        "trace",
+        "blocked_job_waits_for_an_internal_job_validated",
+        config,
+    )
+    .random()
+    .iterations(2000)
+    .run(move || validated_scenario(config, blocked_job_waits_for_an_internal_job));
+    let tally = report("blocked_job_waits_for_an_internal_job_validated_3w_random");
+    assert!(
+        tally.guards.hand_offs > 0,
+        "no hand-off validated: {tally:?}"
+    );
 }
 
 fn wake_loops_were_validated(test: &str) {
