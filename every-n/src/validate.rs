@@ -113,8 +113,9 @@
 //!   `has_stealable_job`): each transition's queue guard must hold for
 //!   lengths that each queue had at some moment between the `work_found`
 //!   record and the thread's next record (its `HandOff` or `WakeLoop`, or
-//!   anything else if it owes none), with the taken job back in its
-//!   source; a decision allowed by the lengths at `work_found` itself is
+//!   its `FinderDone` if it owes none: `work_found` records it as it
+//!   returns, before the job, which may block for good), with the taken
+//!   job back in its source; a decision allowed by the lengths at `work_found` itself is
 //!   counted as exact. The finder's records name the case it took, and
 //!   only that case's transitions count: after a `HandOff` the hand-off's
 //!   (`last searcher, work left`), wake-ups without one the helpers'
@@ -192,6 +193,8 @@ pub enum Step {
     Woken,
     /// A `wake_specific_thread` call found the worker not blocked.
     NotBlocked,
+    /// `work_found` returns: its wake-ups before the job are made.
+    FinderDone,
     /// `wake_successor`: the worker has run its job and owes a successor.
     Successor,
     /// `hand_off`: the last searcher to leave saw work queued and wakes
@@ -1591,6 +1594,10 @@ impl Validator {
                     )),
                 }
             }
+            // No model step: it ends the window of the finder's reads, and,
+            // as any record but its `HandOff` or `WakeLoop`, settles what it
+            // owes (above) before its job runs, which may block for good.
+            Step::FinderDone => Ok(()),
             Step::Woken | Step::NotBlocked => self.look(step == Step::Woken, worker, thread),
             _ => {
                 let (index, mut phase) = self.phase(worker)?;

@@ -166,6 +166,7 @@ fn model_step(step: Step) -> ModelStep {
         Step::Block => ModelStep::Block,
         Step::Woken => ModelStep::Woken,
         Step::NotBlocked => ModelStep::NotBlocked,
+        Step::FinderDone => ModelStep::FinderDone,
         Step::Successor => ModelStep::Successor,
         Step::HandOff => ModelStep::HandOff,
         Step::WakeLoop { owed } => ModelStep::WakeLoop { owed },

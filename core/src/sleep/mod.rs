@@ -180,6 +180,7 @@ impl Sleep {
             successor =
                 self.wake_for_work_left(&idle_state, before, more_work_queued, work_left_behind);
         }
+        record::step(Step::FinderDone, Some(idle_state.worker_index));
         (idle_state.search.found_work(), SuccessorOwed(successor))
     }
 

@@ -53,6 +53,11 @@ pub enum Step {
     /// `Sleep::wake_specific_thread` found the worker not blocked, under
     /// its lock (the worker is the one looked at).
     NotBlocked,
+    /// `Sleep::work_found` returns: the finder's wake-ups before its job
+    /// (helpers, the hand-off), decided from its reads of the queues, are
+    /// made; it owes none if no `WakeLoop` of its came since its
+    /// `WorkFound`.
+    FinderDone,
     /// `Sleep::wake_successor`: worker `worker` has run the job it found
     /// and, by the counters it just read, still owes a successor; its
     /// `WakeLoop { owed: 1 }` follows.
