@@ -22,26 +22,25 @@
 //! recorded and are taken as the model's transitions of those names when
 //! the next recorded step needs them.
 //!
-//! The wake loop. The model's `wakes_in_flight` is tracked. A post, a
-//! finder (`work_found`) or a successor's check (`Successor`, a busy
-//! worker's) is validated with the wake-ups it adds left open:
-//! the set of numbers its enabled transitions allow is kept for its
-//! thread, and the thread's next record settles it: `WakeLoop { owed }`
-//! (the start of `wake_any_threads`) must owe one of them, any other
-//! record means it owes none (a finder's `HandOff` comes between its
-//! `work_found` and its `WakeLoop { owed: 1 }` and settles nothing). The count goes up only then; meanwhile the
-//! validator's count is below the model's, which can only disable
-//! transitions (every guard on it is a lower bound), so the steps between
-//! are still the model's. Each `Woken` of a loop is the model's
-//! `wake_specific_thread wakes a blocked worker` (a wake-up in flight
-//! spent, `S - 1`, the worker `woken`); each `NotBlocked` is no model step,
-//! but the worker looked at must not be counted or hold its lock (the
-//! waker holds it: exact). A loop looks at the workers once each, in index
-//! order, until it has spent what it owes or looked at every worker; then
-//! what it still owes is dropped, each drop the model's `wake_any_threads
-//! finds nobody to wake`, whose guard is that no worker is counted. A
-//! thread that records anything else while its loop owes wake-ups and has
-//! workers left stopped the loop early, which no model transition does
+//! The wake loop. The model's `wakes_in_flight` is tracked. A post, a finder
+//! (`work_found`) or a successor's check (`Successor`, a busy worker's) is
+//! validated with the wake-ups it adds left open: the set of numbers its
+//! enabled transitions allow is kept for its thread, and the thread's next
+//! record settles it: `WakeLoop { owed }` (the start of `wake_any_threads`)
+//! must owe one of them, any other record means it owes none (a finder's
+//! `HandOff` comes between its `work_found` and its `WakeLoop { owed: 1 }` and
+//! settles nothing). The count goes up only then; meanwhile the validator's
+//! count is below the model's, which can only disable transitions (every guard
+//! on it is a lower bound), so the steps between are still the model's. Each
+//! `Woken` of a loop is the model's `wake_specific_thread wakes a blocked
+//! worker` (a wake-up in flight spent, `S - 1`, the worker `woken`); each
+//! `NotBlocked` is no model step, but the worker looked at must not be counted
+//! or hold its lock (the waker holds it: exact). A loop looks at the workers
+//! once each, in index order, until it has spent what it owes or looked at
+//! every worker; then what it still owes is dropped, each drop the model's
+//! `wake_any_threads finds nobody to wake`, whose guard is that no worker is
+//! counted. A thread that records anything else while its loop owes wake-ups
+//! and has workers left stopped the loop early, which no model transition does
 //! (`wake_loop_counts_attempts` fails here). Records of one thread are told
 //! apart from another's by the checker thread that made them.
 //!
@@ -106,23 +105,24 @@
 //!   since the announcement covered the jobs queued at it (the premise of
 //!   `docs/proof.md` lemma 5 (a) and of the internal-job argument). A
 //!   round that skipped a queue, or no last round at all, fails here;
-//! - within the reads' window: `work_found`'s queue guards (the source held
-//!   the job; more queued; source now empty; work left for the hand-off;
-//!   nothing left) decide its wake-ups, which the code reads after the
-//!   decrement, past scheduling points (`more_work_queued`,
-//!   `has_stealable_job`): each transition's queue guard must hold for
-//!   lengths that each queue had at some moment between the `work_found`
-//!   record and the thread's next record (its `HandOff` or `WakeLoop`, or
-//!   its `FinderDone` if it owes none: `work_found` records it as it
-//!   returns, before the job, which may block for good), with the taken
-//!   job back in its source; a decision allowed by the lengths at `work_found` itself is
-//!   counted as exact. The finder's records name the case it took, and
-//!   only that case's transitions count: after a `HandOff` the hand-off's
-//!   (`last searcher, work left`), wake-ups without one the helpers'
+//! - within the reads' window: `work_found`'s queue guards (the source held the
+//!   job; more queued; source now empty; work left for the hand-off; nothing
+//!   left) decide its wake-ups, which the code reads after the decrement, past
+//!   scheduling points (`more_work_queued`, `has_stealable_job`): each
+//!   transition's queue guard must hold for lengths that each queue had at some
+//!   moment between the `work_found` record and the thread's next record (its
+//!   `HandOff` or `WakeLoop`, or its `FinderDone` if it owes none: `work_found`
+//!   records it as it returns, before the job, which may block for good), with
+//!   the taken job back in its source; a decision allowed by the lengths at
+//!   `work_found` itself is counted as exact. A push whose own record has not
+//!   come yet may be onto a deque not yet known as one, so such a queue widens
+//!   the upper bound of `q_internal` there. The finder's records name the case
+//!   it took, and only that case's transitions count: after a `HandOff` the
+//!   hand-off's (`last searcher, work left`), wake-ups without one the helpers'
 //!   (`more queued`). The same for the final look that finds a job: the
-//!   injector not empty at some moment between the join and the record
-//!   (the sleeper's decrement, a scheduling point, falls between its look
-//!   and its record), exact when it holds at the record;
+//!   injector not empty at some moment between the join and the record (the
+//!   sleeper's decrement, a scheduling point, falls between its look and its
+//!   record), exact when it holds at the record;
 //! - skipped, and counted with the reason: `Registry::inject push`'s
 //!   emptiness where the injector changed between the push's `is_empty`
 //!   read and its push (a scheduling point between). Here the model is
@@ -133,25 +133,25 @@
 //!
 //! After `Registry::terminate`. The validator keeps each worker's
 //! terminate-latch flag (the model's `_u`, `_s`, `_w`), whether it left its
-//! main loop, and `term`. `Registry::terminate` is the model's transition
-//! of that name; each `LatchSet` is `OnceLatch::set_and_wake: CoreLatch::set`
-//! for the worker's phase, with the unrecorded steps it implies first (a
-//! drowsy worker whose latch was `SLEEPING` did `fall_asleep`; a woken one
-//! whose latch was not had returned from `sleep`), and the latch's state must be the one the model gives the
-//! phase, with one exception: between a sleeper's `FinalLookFound` or
-//! `Abandon` record and its `CoreLatch::wake_up` (past scheduling points)
-//! the latch is still `SLEEPING` while the model, whose step does both, has
-//! the worker idle (accepted only until that worker's thread records its
-//! next step); the setter then owes a wake-up the model does not, and
-//! its wake-up finds the worker not blocked, no step either way. The
+//! main loop, and `term`. `Registry::terminate` is the model's transition of
+//! that name; each `LatchSet` is `OnceLatch::set_and_wake: CoreLatch::set` for
+//! the worker's phase, with the unrecorded steps it implies first (a drowsy
+//! worker whose latch was `SLEEPING` did `fall_asleep`; a woken one whose latch
+//! was not had returned from `sleep`), and the latch's state must be the one
+//! the model gives the phase, with one exception: between a sleeper's
+//! `FinalLookFound` or `Abandon` record and its `CoreLatch::wake_up` (past
+//! scheduling points) the latch is still `SLEEPING` while the model, whose step
+//! does both, has the worker idle (accepted only until that worker's thread
+//! records its next step); the setter then owes a wake-up the model does not,
+//! and its wake-up finds the worker not blocked, no step either way. The
 //! setter's wake-up (`LatchWake`, then `Woken` or `NotBlocked`) is
-//! `notify_worker_latch_is_set: wake_specific_thread` when the model owes
-//! it, and no step when the model owes none or the owner has left. A
-//! worker leaves through `Sleep::stop_looking`, with no take (`main_loop
-//! exits [p, latch f]: stop_looking`, after `fall_asleep: fails` for a
-//! drowsy one, whose latch was set while `SLEEPY`), or between jobs
-//! (`Exit` while busy: `main_loop exits [busy, latch f]`). At the end ([`Validator::end`]) every worker
-//! must have left, and no wake-up, wake loop, post, push or take be
+//! `notify_worker_latch_is_set: wake_specific_thread` when the model owes it,
+//! and no step when the model owes none or the owner has left. A worker leaves
+//! through `Sleep::stop_looking`, with no take (`main_loop exits [p, latch f]:
+//! stop_looking`, after `fall_asleep: fails` for a drowsy one, whose latch was
+//! set while `SLEEPY`), or between jobs (`Exit` while busy: `main_loop exits
+//! [busy, latch f]`). At the end ([`Validator::end`]) every worker must have
+//! left, and no wake-up, wake loop, post, push, take or queue change be
 //! pending.
 //!
 //! One more place where the model is coarser than the code: a worker probes
