@@ -6,6 +6,7 @@
 
 pub mod explicit;
 pub mod lin;
+pub mod liveness;
 pub mod model;
 pub mod smt;
 pub mod validate;

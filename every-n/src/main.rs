@@ -3,6 +3,7 @@
 //! counterexample printed step by step.
 
 use drowse_every_n::explicit;
+use drowse_every_n::liveness;
 use drowse_every_n::model::{invariant, latches, Clause, Model, Mutant, Property, Width};
 use drowse_every_n::smt::{self, Trace};
 use std::path::Path;
@@ -24,6 +25,9 @@ const MAX_N: i64 = 3;
 /// N = 1 or 2, and a state there is 150 integers (144 worker classes), so
 /// the control stops where the mutants do.
 const LATCH_MAX_N: i64 = 2;
+/// The pool sizes searched for a weakly fair run that never takes a job
+/// (`liveness::find_lasso`): the liveness mutant loops at N = 1.
+const LIVENESS_MAX_N: i64 = 2;
 /// The pool sizes a mutant that is correct under SC is searched at.
 const SAFE_SIZES: i64 = 2;
 /// The most jobs of one kind queued, posts or wake-ups in flight a search
@@ -109,7 +113,119 @@ fn prove_all(only: Option<&str>) -> bool {
         }
     }
     ok &= prove_latches(only);
+    if only.map_or(true, |name| name == LIVENESS) {
+        ok &= prove_liveness();
+    }
     ok
+}
+
+/// The name `--property` selects the liveness check by.
+const LIVENESS: &str = "queued_job_is_taken";
+
+/// The model before terminate, at the full width: what liveness speaks of.
+fn before_terminate(m: Option<Mutant>) -> Model {
+    Model::new(Width::Full, m).slice(&Model::after_terminate())
+}
+
+/// Liveness (`liveness::check`): a job queued beside an inactive worker is
+/// taken, for every `N`, with its vacuity check.
+fn prove_liveness() -> bool {
+    let label = "full JEC width, before terminate, weak fairness";
+    let start = Instant::now();
+    match liveness::check(&before_terminate(None)) {
+        Ok(Ok(report)) => {
+            println!("{LIVENESS} holds for every N ({label})");
+            println!(
+                "  (liveness: {} options of ranks 1 to {}, {} strengthening clause(s), {} unsat queries, {:.1} s)",
+                report.steps.len(),
+                report.steps.iter().map(|s| s.1).max().unwrap_or(0),
+                liveness::strengthening().len(),
+                report.queries,
+                start.elapsed().as_secs_f64()
+            );
+            let mut ok = report.region_satisfiable;
+            println!(
+                "  vacuity (liveness): region satisfiable, also with N >= 1000: {}",
+                yes(report.region_satisfiable)
+            );
+            for ((name, rank, steps), (_, sat)) in
+                report.steps.iter().zip(&report.options_satisfiable)
+            {
+                ok &= *sat && *steps > 0;
+                println!(
+                    "  vacuity (liveness): rank {rank} \"{name}\": holds in some state of the region: {}, its steps: {steps}",
+                    yes(*sat)
+                );
+            }
+            if !ok {
+                println!("  VACUOUS (liveness): the proof above proves nothing");
+            }
+            ok
+        }
+        Ok(Err(failure)) => {
+            report_failure("liveness", &failure);
+            false
+        }
+        Err(e) => {
+            println!("could not run z3: {e}");
+            false
+        }
+    }
+}
+
+/// A mutant that keeps every safety property and breaks liveness only
+/// (`Mutant::breaks_liveness_only`): the invariant still checks, the
+/// liveness check fails, and a weakly fair run at a concrete `N` loops
+/// forever with a job queued and none taken.
+fn refute_liveness(m: Mutant) -> bool {
+    let model = before_terminate(Some(m));
+    let mut ok = true;
+    let all: Vec<&Property> = model.properties.iter().collect();
+    match smt::check_invariant(&model, &invariant(Width::Full), &all) {
+        Ok(Ok(_)) => println!("{m}: every safety property still holds for every N (liveness only)"),
+        Ok(Err(f)) => {
+            println!(
+                "{m}: expected to keep the safety properties, but {}",
+                f.obligation
+            );
+            ok = false;
+        }
+        Err(e) => {
+            println!("could not run z3: {e}");
+            return false;
+        }
+    }
+    match liveness::check(&model) {
+        Ok(Ok(_)) => {
+            println!("{m}: the liveness check still passes on the mutant");
+            ok = false;
+        }
+        Ok(Err(f)) => println!("{m}: breaks {}", f.obligation),
+        Err(e) => {
+            println!("could not run z3: {e}");
+            return false;
+        }
+    }
+    for n in 1..=LIVENESS_MAX_N {
+        let start = Instant::now();
+        if let Some(lasso) = liveness::find_lasso(&model, n, CAP) {
+            println!(
+                "{m}: refuted at N = {n}: a weakly fair run that never takes the queued job ({} steps, then a cycle of {}; {:.1} s):",
+                lasso.cycle_from,
+                lasso.trace.steps.len() - lasso.cycle_from,
+                start.elapsed().as_secs_f64()
+            );
+            print_trace(&model, &lasso.trace);
+            println!("  (the cycle starts after step {})", lasso.cycle_from);
+            if let Err(why) = smt::replay(&model, &lasso.trace) {
+                println!("{m}: the run does not replay on the model: {why}");
+                ok = false;
+            }
+            return ok;
+        }
+    }
+    println!("{m}: no weakly fair run without a take found up to N = {LIVENESS_MAX_N}");
+    false
 }
 
 /// The latch model (`model::latches`): its properties for every `N`, and
@@ -272,6 +388,24 @@ fn refute_mutants(only: Option<&str>) -> bool {
             }
         }
     }
+    if only.is_none() {
+        // The liveness control: no weakly fair run without a take.
+        let model = before_terminate(None);
+        for n in 1..=LIVENESS_MAX_N {
+            let start = Instant::now();
+            match liveness::find_lasso(&model, n, CAP) {
+                None => println!(
+                    "unmutated model: no weakly fair run that never takes a queued job at N = {n} ({:.1} s)",
+                    start.elapsed().as_secs_f64()
+                ),
+                Some(lasso) => {
+                    println!("unmutated model: a weakly fair run never takes a queued job at N = {n}:");
+                    print_trace(&model, &lasso.trace);
+                    ok = false;
+                }
+            }
+        }
+    }
     for m in Mutant::ALL {
         if only.is_some_and(|name| name != m.name()) {
             continue;
@@ -281,7 +415,9 @@ fn refute_mutants(only: Option<&str>) -> bool {
             ok = false;
             continue;
         }
-        if m.in_main_model() {
+        if m.breaks_liveness_only() {
+            ok &= refute_liveness(m);
+        } else if m.in_main_model() {
             ok &= refute_in_main_model(m);
         }
         if m.in_latch_model() {

@@ -209,6 +209,7 @@ pub enum Mutant {
     LatchSetWithoutLock,
     FinalLookSkipsBroadcasts,
     BroadcastWakeLoopOffByOne,
+    SearchSkipsTheInjector,
 }
 
 impl Mutant {
@@ -220,6 +221,14 @@ impl Mutant {
     /// needed for the weak-memory reorderings of lemma 1, which loom kills.
     pub fn breaks_sc(self) -> bool {
         self != Mutant::NoFinalInjectorCheck
+    }
+
+    /// Whether the mutant keeps every safety property and breaks liveness
+    /// only (`liveness::check`): `search_skips_the_injector` never strands
+    /// an injected job beside a blocked worker (its final look still sees
+    /// the job and keeps the worker awake), but no worker ever takes it.
+    pub fn breaks_liveness_only(self) -> bool {
+        self == Mutant::SearchSkipsTheInjector
     }
 
     /// Whether the main model ([`Model::new`]) expresses the mutant; the
@@ -255,7 +264,7 @@ impl Mutant {
         )
     }
 
-    pub const ALL: [Mutant; 19] = [
+    pub const ALL: [Mutant; 20] = [
         Mutant::NoJecCheck,
         Mutant::PostDoesNotBumpJec,
         Mutant::AnnounceBumpsIfEven,
@@ -275,6 +284,7 @@ impl Mutant {
         Mutant::LatchSetWithoutLock,
         Mutant::FinalLookSkipsBroadcasts,
         Mutant::BroadcastWakeLoopOffByOne,
+        Mutant::SearchSkipsTheInjector,
     ];
 
     /// The patch's name in `ci/mutants.d/`.
@@ -298,6 +308,7 @@ impl Mutant {
             Mutant::LockLatchSetNoNotify => "lock_latch_set_no_notify",
             Mutant::LatchSetWithoutLock => "latch_set_without_lock",
             Mutant::FinalLookSkipsBroadcasts => "final_look_skips_broadcasts",
+            Mutant::SearchSkipsTheInjector => "search_skips_the_injector",
             Mutant::BroadcastWakeLoopOffByOne => "broadcast_wake_loop_off_by_one",
         }
     }
@@ -859,6 +870,10 @@ impl Builder {
         // A searcher finds a job (`find_work`, then `Sleep::work_found`).
         for p in [Idle, SleepyCur, SleepyStale] {
             for (queue, exact_more) in [(QI, true), (QD, false), (QP, false)] {
+                // `search_skips_the_injector`: `find_work` never pops it.
+                if queue == QI && self.is(Mutant::SearchSkipsTheInjector) {
+                    continue;
+                }
                 let base = || {
                     let tr = Tr::new(format!(
                         "Sleep::work_found [{}, takes from {queue}",
@@ -965,13 +980,20 @@ impl Builder {
 
         // The last round finds nothing: `Sleep::sleep` starts with
         // `CoreLatch::get_sleepy`.
+        // With `search_skips_the_injector` the round does not see the
+        // injector.
+        let searched = if self.is(Mutant::SearchSkipsTheInjector) {
+            var(QD) + var(QP)
+        } else {
+            jobs()
+        };
         for (sleepy, drowsy) in [(SleepyCur, DrowsyCur), (SleepyStale, DrowsyStale)] {
             self.push(
                 Tr::new(format!(
                     "last round finds nothing; CoreLatch::get_sleepy [{}]",
                     sleepy.short()
                 ))
-                .when(jobs().eq(0))
+                .when(searched.clone().eq(0))
                 .mv(&w(sleepy, Unset), &w(drowsy, Unset)),
             );
         }

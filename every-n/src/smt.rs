@@ -17,7 +17,7 @@ fn num(c: i64) -> String {
 }
 
 /// `lin` with each name printed by `name`.
-fn lin(l: &Lin, name: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn lin(l: &Lin, name: &dyn Fn(&str) -> String) -> String {
     let mut parts: Vec<String> = l
         .terms
         .iter()
@@ -39,14 +39,14 @@ fn lin(l: &Lin, name: &dyn Fn(&str) -> String) -> String {
     }
 }
 
-fn atom(a: &Atom, name: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn atom(a: &Atom, name: &dyn Fn(&str) -> String) -> String {
     match a {
         Atom::Ge(l) => format!("(>= {} 0)", lin(l, name)),
         Atom::Eq(l) => format!("(= {} 0)", lin(l, name)),
     }
 }
 
-fn and(parts: Vec<String>) -> String {
+pub(crate) fn and(parts: Vec<String>) -> String {
     match parts.len() {
         0 => "true".to_string(),
         1 => parts.into_iter().next().unwrap(),
@@ -54,7 +54,7 @@ fn and(parts: Vec<String>) -> String {
     }
 }
 
-fn or(parts: Vec<String>) -> String {
+pub(crate) fn or(parts: Vec<String>) -> String {
     match parts.len() {
         0 => "false".to_string(),
         1 => parts.into_iter().next().unwrap(),
@@ -70,7 +70,7 @@ fn bad(p: &Property, name: &dyn Fn(&str) -> String) -> String {
 }
 
 /// The new value of every state variable after `t`.
-fn next_values(model: &Model, t: &Transition) -> Vec<Lin> {
+pub(crate) fn next_values(model: &Model, t: &Transition) -> Vec<Lin> {
     model
         .vars
         .iter()
@@ -95,14 +95,14 @@ pub struct Trace {
     pub steps: Vec<Step>,
 }
 
-struct Z3 {
+pub(crate) struct Z3 {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
 
 impl Z3 {
-    fn start() -> std::io::Result<Z3> {
+    pub(crate) fn start() -> std::io::Result<Z3> {
         let mut child = Command::new("z3")
             .arg("-in")
             .stdin(Stdio::piped())
@@ -116,13 +116,13 @@ impl Z3 {
             stdout,
         })
     }
-    fn send(&mut self, cmd: &str) -> std::io::Result<()> {
+    pub(crate) fn send(&mut self, cmd: &str) -> std::io::Result<()> {
         self.stdin.write_all(cmd.as_bytes())?;
         self.stdin.write_all(b"\n")?;
         self.stdin.flush()
     }
     /// One balanced s-expression or atom of output.
-    fn read(&mut self) -> std::io::Result<String> {
+    pub(crate) fn read(&mut self) -> std::io::Result<String> {
         let mut text = String::new();
         let mut depth = 0i64;
         loop {
@@ -147,7 +147,7 @@ impl Drop for Z3 {
 }
 
 /// Parses `((name value) ...)`, values possibly `(- n)`.
-fn values(text: &str) -> BTreeMap<String, i64> {
+pub(crate) fn values(text: &str) -> BTreeMap<String, i64> {
     let flat = text.replace(['(', ')'], " ( ").replace("( -", "(-");
     let tokens: Vec<&str> = flat.split_whitespace().collect();
     let mut out = BTreeMap::new();
@@ -197,7 +197,7 @@ pub fn replay(model: &Model, trace: &Trace) -> Result<(), String> {
     Ok(())
 }
 
-fn clause(c: &Clause, name: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn clause(c: &Clause, name: &dyn Fn(&str) -> String) -> String {
     or(c.dnf
         .iter()
         .map(|conj| and(conj.iter().map(|a| atom(a, name)).collect()))
