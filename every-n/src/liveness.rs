@@ -34,7 +34,7 @@
 
 use crate::lin::{int, sum, var, Atom, Lin};
 use crate::model::{invariant, Clause, Model, Width, INJ_EMPTY, INJ_MORE, N, QD, QI, QP, TOK};
-use crate::smt::{and, atom, clause, lin, next_values, or, values, Failure, Step, Trace, Z3};
+use crate::smt::{and, atom, clause, next_values, or, printed_next, Failure, Step, Trace, Z3};
 use std::collections::BTreeMap;
 
 /// A situation in which one process has a step of its own to take.
@@ -211,57 +211,25 @@ pub fn check(model: &Model) -> std::io::Result<Result<Report, Failure>> {
         );
     }
     let id = |v: &str| v.to_string();
-    for v in &model.vars {
-        z3.send(&format!("(declare-const {v} Int)"))?;
-    }
-    // Variables the slice dropped are zero.
-    let mut dropped: Vec<String> = clauses
-        .iter()
-        .flat_map(|c| c.dnf.iter().flatten())
-        .chain(options.iter().flat_map(|o| o.holds.iter()))
-        .flat_map(|a| match a {
-            Atom::Ge(l) | Atom::Eq(l) => l.terms.keys().cloned().collect::<Vec<_>>(),
-        })
-        .filter(|v| !model.vars.contains(v))
-        .collect();
-    dropped.sort();
-    dropped.dedup();
-    for v in &dropped {
-        z3.send(&format!("(declare-const {v} Int)"))?;
-        z3.send(&format!("(assert (= {v} 0))"))?;
-    }
-    let nonneg: Vec<String> = model
-        .vars
-        .iter()
-        .filter(|v| *v != crate::model::S && *v != crate::model::I)
-        .map(|v| format!("(>= {v} 0)"))
-        .collect();
+    let nonneg = z3.declare(
+        model,
+        &[],
+        clauses
+            .iter()
+            .flat_map(|c| c.dnf.iter().flatten())
+            .chain(options.iter().flat_map(|o| o.holds.iter())),
+    )?;
     let conj = |atoms: &[Atom], name: &dyn Fn(&str) -> String| -> String {
         and(atoms.iter().map(|a| atom(a, name)).collect())
     };
     let inv_now = and(clauses.iter().map(|c| clause(c, &id)).collect());
     let region_now = conj(&region, &id);
     let mut queries = 0;
-    let mut sat =
-        |z3: &mut Z3, facts: &[String]| -> std::io::Result<Option<BTreeMap<String, i64>>> {
-            z3.send("(push 1)")?;
-            for f in facts {
-                z3.send(&format!("(assert {f})"))?;
-            }
-            z3.send("(check-sat)")?;
-            let answer = z3.read()?;
-            queries += 1;
-            let out = match answer.trim() {
-                "unsat" => None,
-                "sat" => {
-                    z3.send(&format!("(get-value ({}))", model.vars.join(" ")))?;
-                    Some(values(&z3.read()?))
-                }
-                other => return Err(std::io::Error::other(format!("z3 said: {other}"))),
-            };
-            z3.send("(pop 1)")?;
-            Ok(out)
-        };
+    let shown = model.vars.clone();
+    let mut sat = |z3: &mut Z3, facts: &[String]| {
+        queries += 1;
+        z3.model_of(facts, &shown)
+    };
     let fail = |what: String, state: BTreeMap<String, i64>| {
         Ok(Err(Failure {
             obligation: what,
@@ -287,12 +255,7 @@ pub fn check(model: &Model) -> std::io::Result<Result<Report, Failure>> {
         }
     }
     for t in &model.transitions {
-        let next: BTreeMap<String, String> = model
-            .vars
-            .iter()
-            .zip(next_values(model, t))
-            .map(|(v, l)| (v.clone(), lin(&l, &id)))
-            .collect();
+        let next = printed_next(model, t);
         let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
         let mut facts = vec![inv_now.clone()];
         facts.extend(nonneg.iter().cloned());
@@ -339,12 +302,7 @@ pub fn check(model: &Model) -> std::io::Result<Result<Report, Failure>> {
             if is_take(t) {
                 continue;
             }
-            let next: BTreeMap<String, String> = model
-                .vars
-                .iter()
-                .zip(next_values(model, t))
-                .map(|(v, l)| (v.clone(), lin(&l, &id)))
-                .collect();
+            let next = printed_next(model, t);
             let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
             let lower = or(options
                 .iter()
@@ -372,12 +330,7 @@ pub fn check(model: &Model) -> std::io::Result<Result<Report, Failure>> {
         if is_take(t) {
             continue;
         }
-        let next: BTreeMap<String, String> = model
-            .vars
-            .iter()
-            .zip(next_values(model, t))
-            .map(|(v, l)| (v.clone(), lin(&l, &id)))
-            .collect();
+        let next = printed_next(model, t);
         let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
         let mut fs = base(t.guard.iter().map(|a| atom(a, &id)).collect());
         fs.push(format!("(not {})", conj(&region, &after)));

@@ -139,6 +139,78 @@ impl Z3 {
     }
 }
 
+impl Z3 {
+    /// Declares the model's variables and `params`, and as zero every other
+    /// variable that `mentioned` names (those a sliced model dropped).
+    /// Returns the facts that the variables are non-negative (all but `S`
+    /// and `I`, the real counters, which the properties check).
+    pub(crate) fn declare<'a>(
+        &mut self,
+        model: &Model,
+        params: &[String],
+        mentioned: impl Iterator<Item = &'a Atom>,
+    ) -> std::io::Result<Vec<String>> {
+        for v in model.vars.iter().chain(params) {
+            self.send(&format!("(declare-const {v} Int)"))?;
+        }
+        let mut dropped: Vec<&String> = mentioned
+            .flat_map(|a| match a {
+                Atom::Ge(l) | Atom::Eq(l) => l.terms.keys(),
+            })
+            .filter(|v| !model.vars.contains(v) && !params.contains(v))
+            .collect();
+        dropped.sort();
+        dropped.dedup();
+        for v in dropped {
+            self.send(&format!("(declare-const {v} Int)"))?;
+            self.send(&format!("(assert (= {v} 0))"))?;
+        }
+        Ok(model
+            .vars
+            .iter()
+            .filter(|v| *v != crate::model::S && *v != crate::model::I)
+            .map(|v| format!("(>= {v} 0)"))
+            .collect())
+    }
+
+    /// Whether `facts` hold together in some state (asked in a scope of its
+    /// own); if they do, the values z3 gives `vars` there.
+    pub(crate) fn model_of(
+        &mut self,
+        facts: &[String],
+        vars: &[String],
+    ) -> std::io::Result<Option<BTreeMap<String, i64>>> {
+        self.send("(push 1)")?;
+        for f in facts {
+            self.send(&format!("(assert {f})"))?;
+        }
+        self.send("(check-sat)")?;
+        let answer = self.read()?;
+        let out = match answer.trim() {
+            "unsat" => None,
+            "sat" if vars.is_empty() => Some(BTreeMap::new()),
+            "sat" => {
+                self.send(&format!("(get-value ({}))", vars.join(" ")))?;
+                Some(values(&self.read()?))
+            }
+            other => return Err(std::io::Error::other(format!("z3 said: {other}"))),
+        };
+        self.send("(pop 1)")?;
+        Ok(out)
+    }
+}
+
+/// Each state variable's value after `t`, printed over the values before
+/// (a variable `t` leaves alone is absent: `after` of it is itself).
+pub(crate) fn printed_next(model: &Model, t: &Transition) -> BTreeMap<String, String> {
+    model
+        .vars
+        .iter()
+        .zip(next_values(model, t))
+        .map(|(v, l)| (v.clone(), lin(&l, &|v: &str| v.to_string())))
+        .collect()
+}
+
 impl Drop for Z3 {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -233,63 +305,21 @@ pub fn check_invariant(
         all
     };
     let id = |v: &str| v.to_string();
-    for v in model.vars.iter().chain(&params) {
-        z3.send(&format!("(declare-const {v} Int)"))?;
-    }
-    // Variables a sliced model dropped are zero in it.
-    let mut dropped: Vec<&String> = invariant
-        .iter()
-        .flat_map(|c| c.dnf.iter().flatten())
-        .flat_map(|a| match a {
-            Atom::Ge(l) | Atom::Eq(l) => l.terms.keys(),
-        })
-        .filter(|v| !model.vars.contains(v) && !params.contains(v))
-        .collect();
-    dropped.sort();
-    dropped.dedup();
-    for v in dropped {
-        z3.send(&format!("(declare-const {v} Int)"))?;
-        z3.send(&format!("(assert (= {v} 0))"))?;
-    }
-    let nonneg: Vec<String> = model
-        .vars
-        .iter()
-        .filter(|v| *v != crate::model::S && *v != crate::model::I)
-        .map(|v| format!("(>= {v} 0)"))
-        .collect();
+    let nonneg = z3.declare(
+        model,
+        &params,
+        invariant.iter().flat_map(|c| c.dnf.iter().flatten()),
+    )?;
     let inv_now = and(invariant.iter().map(|c| clause(c, &id)).collect());
     let mut checked = 0;
+    let shown: Vec<String> = model.vars.iter().chain(&params).cloned().collect();
     let mut query =
         |z3: &mut Z3, what: String, facts: Vec<String>| -> std::io::Result<Option<Failure>> {
-            z3.send("(push 1)")?;
-            for f in facts {
-                z3.send(&format!("(assert {f})"))?;
-            }
-            z3.send("(check-sat)")?;
-            let answer = z3.read()?;
             checked += 1;
-            let failure = match answer.trim() {
-                "unsat" => None,
-                "sat" => {
-                    z3.send(&format!(
-                        "(get-value ({}))",
-                        model
-                            .vars
-                            .iter()
-                            .chain(&params)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    ))?;
-                    Some(Failure {
-                        obligation: what,
-                        state: values(&z3.read()?),
-                    })
-                }
-                other => return Err(std::io::Error::other(format!("z3 said: {other}"))),
-            };
-            z3.send("(pop 1)")?;
-            Ok(failure)
+            Ok(z3.model_of(&facts, &shown)?.map(|state| Failure {
+                obligation: what,
+                state,
+            }))
         };
     // Initiation.
     let init = and(model.init.iter().map(|a| atom(a, &id)).collect());
@@ -304,12 +334,7 @@ pub fn check_invariant(
     }
     // Consecution: one query per transition and clause.
     for t in &model.transitions {
-        let next: BTreeMap<String, String> = model
-            .vars
-            .iter()
-            .zip(next_values(model, t))
-            .map(|(v, l)| (v.clone(), lin(&l, &id)))
-            .collect();
+        let next = printed_next(model, t);
         let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
         let mut facts = vec![inv_now.clone()];
         facts.extend(t.guard.iter().map(|a| atom(a, &id)));
@@ -381,18 +406,7 @@ pub fn vacuity(
     }
     let nonneg: Vec<String> = model.vars.iter().map(|v| format!("(>= {v} 0)")).collect();
     let sat = |z3: &mut Z3, facts: &[String]| -> std::io::Result<bool> {
-        z3.send("(push 1)")?;
-        for f in facts {
-            z3.send(&format!("(assert {f})"))?;
-        }
-        z3.send("(check-sat)")?;
-        let answer = z3.read()?;
-        z3.send("(pop 1)")?;
-        match answer.trim() {
-            "sat" => Ok(true),
-            "unsat" => Ok(false),
-            other => Err(std::io::Error::other(format!("z3 said: {other}"))),
-        }
+        Ok(z3.model_of(facts, &[])?.is_some())
     };
     let clauses: Vec<String> = invariant.iter().map(|c| clause(c, &id)).collect();
     let with_invariant = |extra: &[String]| -> Vec<String> {
