@@ -113,57 +113,75 @@ fn prove_all(only: Option<&str>) -> bool {
         }
     }
     ok &= prove_latches(only);
-    if only.map_or(true, |name| name == LIVENESS) {
-        ok &= prove_liveness();
-    }
+    ok &= prove_liveness(only);
     ok
 }
-
-/// The name `--property` selects the liveness check by.
-const LIVENESS: &str = "queued_job_is_taken";
 
 /// The model before terminate, at the full width: what liveness speaks of.
 fn before_terminate(m: Option<Mutant>) -> Model {
     Model::new(Width::Full, m).slice(&Model::after_terminate())
 }
 
-/// Liveness (`liveness::check`): a job queued beside an inactive worker is
-/// taken, for every `N`, with its vacuity check.
-fn prove_liveness() -> bool {
-    let label = "full JEC width, before terminate, weak fairness";
+/// Liveness (`liveness::check`), for every `N`, with its vacuity check: a
+/// job queued beside an inactive worker is taken (before terminate), and
+/// an inactive worker leaves after terminate (the full model).
+fn prove_liveness(only: Option<&str>) -> bool {
+    let mut ok = true;
+    for (property, model, label) in [
+        (
+            liveness::queued_job_is_taken(),
+            before_terminate(None),
+            "full JEC width, before terminate, weak fairness",
+        ),
+        (
+            liveness::searcher_leaves_after_terminate(),
+            Model::new(Width::Full, None),
+            "full JEC width, after terminate, weak fairness",
+        ),
+    ] {
+        if only.is_some_and(|name| name != property.name) {
+            continue;
+        }
+        ok &= prove_response(&property, &model, label);
+    }
+    ok
+}
+
+fn prove_response(property: &liveness::Response, model: &Model, label: &str) -> bool {
+    let name = property.name;
     let start = Instant::now();
-    match liveness::check(&before_terminate(None)) {
+    match liveness::check(model, property) {
         Ok(Ok(report)) => {
-            println!("{LIVENESS} holds for every N ({label})");
+            println!("{name} holds for every N ({label})");
             println!(
-                "  (liveness: {} options of ranks 1 to {}, {} strengthening clause(s), {} unsat queries, {:.1} s)",
+                "  ({name}: {} options of ranks 1 to {}, {} strengthening clause(s), {} unsat queries, {:.1} s)",
                 report.steps.len(),
                 report.steps.iter().map(|s| s.1).max().unwrap_or(0),
-                liveness::strengthening().len(),
+                property.strengthening.len(),
                 report.queries,
                 start.elapsed().as_secs_f64()
             );
             let mut ok = report.region_satisfiable;
             println!(
-                "  vacuity (liveness): region satisfiable, also with N >= 1000: {}",
+                "  vacuity ({name}): region satisfiable, also with N >= 1000: {}",
                 yes(report.region_satisfiable)
             );
-            for ((name, rank, steps), (_, sat)) in
+            for ((option, rank, steps), (_, sat)) in
                 report.steps.iter().zip(&report.options_satisfiable)
             {
                 ok &= *sat && *steps > 0;
                 println!(
-                    "  vacuity (liveness): rank {rank} \"{name}\": holds in some state of the region: {}, its steps: {steps}",
+                    "  vacuity ({name}): rank {rank} \"{option}\": holds in some state of the region: {}, its steps: {steps}",
                     yes(*sat)
                 );
             }
             if !ok {
-                println!("  VACUOUS (liveness): the proof above proves nothing");
+                println!("  VACUOUS ({name}): the proof above proves nothing");
             }
             ok
         }
         Ok(Err(failure)) => {
-            report_failure("liveness", &failure);
+            report_failure(name, &failure);
             false
         }
         Err(e) => {
@@ -195,7 +213,7 @@ fn refute_liveness(m: Mutant) -> bool {
             return false;
         }
     }
-    match liveness::check(&model) {
+    match liveness::check(&model, &liveness::queued_job_is_taken()) {
         Ok(Ok(_)) => {
             println!("{m}: the liveness check still passes on the mutant");
             ok = false;
@@ -540,6 +558,23 @@ fn refute_in_main_model(m: Mutant) -> bool {
     };
     // The proof's invariant must not survive the mutant either.
     ok &= invariant_breaks(m, &model, &invariant(Width::Full), "");
+    // A terminate latch that never wakes its owner also leaves a sleeper
+    // that never leaves after terminate: the termination ranking must fail
+    // on it (the check shown able to fail).
+    if m == Mutant::OnceLatchSetNeverWakes {
+        let property = liveness::searcher_leaves_after_terminate();
+        match liveness::check(&Model::new(Width::Full, Some(m)), &property) {
+            Ok(Ok(_)) => {
+                println!("{m}: {} still checks on the mutant", property.name);
+                ok = false;
+            }
+            Ok(Err(f)) => println!("{m}: {} breaks: {}", property.name, f.obligation),
+            Err(e) => {
+                println!("could not run z3: {e}");
+                ok = false;
+            }
+        }
+    }
     let start = Instant::now();
     if !m.breaks_sc() {
         // Correct under SC (`Mutant::breaks_sc`): the search must find

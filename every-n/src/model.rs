@@ -97,7 +97,7 @@ impl Phase {
     }
 
     /// Counted in `I` (between `start_looking` and `work_found`).
-    fn inactive(self) -> bool {
+    pub fn inactive(self) -> bool {
         !matches!(
             self,
             Phase::Busy | Phase::BusyPosting | Phase::Waiting | Phase::WaitingPosting | Phase::Hung
