@@ -1,26 +1,29 @@
-//! Liveness for every `N`: in the model before `Registry::terminate`, at
-//! the full JEC width, under weak fairness of the protocol's own steps,
-//! a job queued while some worker is inactive (searching or asleep) is
-//! followed by a take. `docs/every-n.md` ("Liveness") states the theorem,
-//! the fairness it assumes and why the rule below proves it.
+//! Liveness for every `N`, as response properties under weak fairness of
+//! the protocol's own steps ([`Response`]): before terminate, a job queued
+//! while some worker is inactive (searching or asleep) is followed by a
+//! take ([`queued_job_is_taken`]); after terminate, an inactive worker
+//! leaves the inactive phases ([`searcher_leaves_after_terminate`]).
+//! `docs/every-n.md` ("Liveness") states the theorems, the fairness they
+//! assume and why the rule below proves them.
 //!
 //! The rule is a ranking argument, each step of it a quantifier-free
-//! linear-arithmetic query with `N` free. The *region* is the states where
-//! a job is queued and some worker is inactive; no step but a take leaves
-//! it. In each state of the region some *option* holds: a situation in
+//! linear-arithmetic query with `N` free. The *region* is the states the
+//! property speaks of (a job queued and some worker inactive, for the
+//! first); no step but a *goal* step (a take, for the first) leaves it.
+//! In each state of the region some *option* holds: a situation in
 //! which one process (a worker in some phase, a thread with a wake-up to
 //! deliver, a poster) has a step of its own enabled. Each option has a
 //! rank; the state's rank is the least rank among the options that hold.
 //! z3 checks that
-//! - every step of an option's process that is not a take reaches a state
+//! - every step of an option's process that is not a goal reaches a state
 //!   where an option of lower rank holds (*progress*),
-//! - every other step that is not a take keeps the option, or reaches one
+//! - every other step that is not a goal keeps the option, or reaches one
 //!   of lower rank (*persistence*),
 //! - while an option holds, its process has a step enabled (*enabled*),
 //! - in every state of the region some option holds (*cover*).
 //!
 //! So the rank never goes up and is a natural number; if it stayed at `k`
-//! forever without a take, the option of rank `k` that holds would hold
+//! forever without a goal step, the option of rank `k` that holds would hold
 //! forever (persistence) with its process's step enabled all along
 //! (enabled), and weak fairness would make that process step, which
 //! lowers the rank (progress): a contradiction. The process's steps are
@@ -29,8 +32,8 @@
 //! so a step enabled for one of them is enabled for each.
 //!
 //! The invariant of `model::invariant` is assumed in every query, with
-//! the clauses of [`strengthening`], which are proved inductive here on
-//! top of it.
+//! the property's `strengthening`, which is proved inductive here on top
+//! of it.
 
 use crate::lin::{int, sum, var, Atom, Lin};
 use crate::model::{invariant, Clause, Model, Width, INJ_EMPTY, INJ_MORE, N, QD, QI, QP, TOK};
