@@ -247,7 +247,7 @@ mod test {
     use crate::model::{Mutant, Width};
 
     fn run(mutant: Option<Mutant>, n: i64) -> Outcome {
-        let model = Model::new(Width::Full, mutant).slice(&Model::after_terminate());
+        let model = Model::before_terminate(mutant);
         let all: Vec<&Property> = model.properties.iter().collect();
         search(&model, &all, n, 2, 1_000_000)
     }

@@ -300,15 +300,16 @@ pub struct Report {
     pub options_satisfiable: Vec<(&'static str, bool)>,
 }
 
-/// Checks the rule of the module comment on `model` (the model before
-/// terminate, at the full width; `Model::new(Width::Full, _).slice(..)`).
+/// Checks `property` on `model` by the rule of the module comment (the
+/// model at the full width: `Model::before_terminate` for
+/// `queued_job_is_taken`, the whole model for termination).
 pub fn check(model: &Model, property: &Response) -> std::io::Result<Result<Report, Failure>> {
     let mut clauses = invariant(Width::Full);
     let strong = &property.strengthening;
     clauses.extend(strong.iter().cloned());
     let options = &property.options;
     let region = &property.region;
-    let is_take = property.goal;
+    let is_goal = property.goal;
 
     let mut z3 = Z3::start()?;
     z3.send("(set-logic QF_LIA)")?;
@@ -320,6 +321,16 @@ pub fn check(model: &Model, property: &Response) -> std::io::Result<Result<Repor
         );
     }
     let id = |v: &str| v.to_string();
+    // Each transition's new values, printed once: `after(t)` names them.
+    let nexts: Vec<BTreeMap<String, String>> = model
+        .transitions
+        .iter()
+        .map(|t| printed_next(model, t))
+        .collect();
+    let after = |t: usize| {
+        let next = &nexts[t];
+        move |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string())
+    };
     let nonneg = z3.declare(
         model,
         &[],
@@ -363,15 +374,13 @@ pub fn check(model: &Model, property: &Response) -> std::io::Result<Result<Repor
             return fail(format!("initiation of {}", c.name), s);
         }
     }
-    for t in &model.transitions {
-        let next = printed_next(model, t);
-        let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
+    for (ti, t) in model.transitions.iter().enumerate() {
         let mut facts = vec![inv_now.clone()];
         facts.extend(nonneg.iter().cloned());
         facts.extend(t.guard.iter().map(|a| atom(a, &id)));
         for c in strong {
             let mut fs = facts.clone();
-            fs.push(format!("(not {})", clause(c, &after)));
+            fs.push(format!("(not {})", clause(c, &after(ti))));
             if let Some(s) = sat(&mut z3, &fs)? {
                 return fail(format!("consecution of {} under {}", c.name, t.name), s);
             }
@@ -407,26 +416,24 @@ pub fn check(model: &Model, property: &Response) -> std::io::Result<Result<Repor
         )? {
             return fail(format!("enabled: {} has no step", o.name), s);
         }
-        for t in &model.transitions {
-            if is_take(t) {
+        for (ti, t) in model.transitions.iter().enumerate() {
+            if is_goal(t) {
                 continue;
             }
-            let next = printed_next(model, t);
-            let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
             let lower = or(options
                 .iter()
                 .filter(|p| p.rank < o.rank)
-                .map(|p| conj(&p.holds, &after))
+                .map(|p| conj(&p.holds, &after(ti)))
                 .collect());
             let is_step = steps.iter().any(|s| std::ptr::eq(*s, t));
-            let goal = if is_step {
+            let wanted = if is_step {
                 lower
             } else {
-                or(vec![conj(&o.holds, &after), lower])
+                or(vec![conj(&o.holds, &after(ti)), lower])
             };
             let mut fs = base(vec![holds_now.clone()]);
             fs.extend(t.guard.iter().map(|a| atom(a, &id)));
-            fs.push(format!("(not {goal})"));
+            fs.push(format!("(not {wanted})"));
             if let Some(s) = sat(&mut z3, &fs)? {
                 let what = if is_step { "progress" } else { "persistence" };
                 return fail(format!("{what} of {} under {}", o.name, t.name), s);
@@ -434,17 +441,18 @@ pub fn check(model: &Model, property: &Response) -> std::io::Result<Result<Repor
         }
     }
 
-    // The region: no step but a take leaves it.
-    for t in &model.transitions {
-        if is_take(t) {
+    // The region: no step but a goal step leaves it.
+    for (ti, t) in model.transitions.iter().enumerate() {
+        if is_goal(t) {
             continue;
         }
-        let next = printed_next(model, t);
-        let after = |v: &str| next.get(v).cloned().unwrap_or_else(|| v.to_string());
         let mut fs = base(t.guard.iter().map(|a| atom(a, &id)).collect());
-        fs.push(format!("(not {})", conj(region, &after)));
+        fs.push(format!("(not {})", conj(region, &after(ti))));
         if let Some(s) = sat(&mut z3, &fs)? {
-            return fail(format!("region: {} leaves it without a take", t.name), s);
+            return fail(
+                format!("region: {} leaves it without a goal step", t.name),
+                s,
+            );
         }
     }
 
@@ -831,18 +839,14 @@ mod test {
     use super::*;
     use crate::model::Mutant;
 
-    fn before_terminate(m: Option<Mutant>) -> Model {
-        Model::new(Width::Full, m).slice(&Model::after_terminate())
-    }
-
     #[test]
     fn no_fair_run_of_one_worker_leaves_a_job_untaken() {
-        assert!(find_lasso(&before_terminate(None), 1, 2).is_none());
+        assert!(find_lasso(&Model::before_terminate(None), 1, 2).is_none());
     }
 
     #[test]
     fn a_search_that_skips_the_injector_loops_beside_the_job() {
-        let model = before_terminate(Some(Mutant::SearchSkipsTheInjector));
+        let model = Model::before_terminate(Some(Mutant::SearchSkipsTheInjector));
         let lasso = find_lasso(&model, 1, 2).expect("a fair run without a take");
         crate::smt::replay(&model, &lasso.trace).unwrap();
         let cycle = &lasso.trace.steps[lasso.cycle_from..];

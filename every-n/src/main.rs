@@ -117,11 +117,6 @@ fn prove_all(only: Option<&str>) -> bool {
     ok
 }
 
-/// The model before terminate, at the full width: what liveness speaks of.
-fn before_terminate(m: Option<Mutant>) -> Model {
-    Model::new(Width::Full, m).slice(&Model::after_terminate())
-}
-
 /// Liveness (`liveness::check`), for every `N`, with its vacuity check: a
 /// job queued beside an inactive worker is taken (before terminate), and
 /// an inactive worker leaves after terminate (the full model).
@@ -130,7 +125,7 @@ fn prove_liveness(only: Option<&str>) -> bool {
     for (property, model, label) in [
         (
             liveness::queued_job_is_taken(),
-            before_terminate(None),
+            Model::before_terminate(None),
             "full JEC width, before terminate, weak fairness",
         ),
         (
@@ -196,7 +191,7 @@ fn prove_response(property: &liveness::Response, model: &Model, label: &str) -> 
 /// liveness check fails, and a weakly fair run at a concrete `N` loops
 /// forever with a job queued and none taken.
 fn refute_liveness(m: Mutant) -> bool {
-    let model = before_terminate(Some(m));
+    let model = Model::before_terminate(Some(m));
     let mut ok = true;
     let all: Vec<&Property> = model.properties.iter().collect();
     match smt::check_invariant(&model, &invariant(Width::Full), &all) {
@@ -408,7 +403,7 @@ fn refute_mutants(only: Option<&str>) -> bool {
     }
     if only.is_none() {
         // The liveness control: no weakly fair run without a take.
-        let model = before_terminate(None);
+        let model = Model::before_terminate(None);
         for n in 1..=LIVENESS_MAX_N {
             let start = Instant::now();
             match liveness::find_lasso(&model, n, CAP) {
@@ -533,7 +528,7 @@ fn refute_in_main_model(m: Mutant) -> bool {
         Mutant::LatchSetNeverWakes
         | Mutant::OnceLatchSetNeverWakes
         | Mutant::LatchWithoutSleepy => Model::new(Width::Full, Some(m)),
-        _ => Model::new(Width::Full, Some(m)).slice(&Model::after_terminate()),
+        _ => Model::before_terminate(Some(m)),
     };
     // A crowd of eight sleepers is what the three-bit count misreads.
     let n = if m == Mutant::WakeCountThreeBits {

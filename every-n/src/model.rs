@@ -1229,6 +1229,12 @@ impl Model {
         self
     }
 
+    /// The model at the full width sliced to the runs before
+    /// `Registry::terminate` (the only runs the job properties speak of).
+    pub fn before_terminate(mutant: Option<Mutant>) -> Model {
+        Model::new(Width::Full, mutant).slice(&Model::after_terminate())
+    }
+
     /// The variables that stay zero until `Registry::terminate`.
     pub fn after_terminate() -> Vec<String> {
         let mut zero = vec![TERM.to_string(), EXITED.to_string()];
