@@ -153,6 +153,10 @@ impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> StackJob<L, F, R> {
     }
 
     /// Runs the closure on this thread, because nobody stole the job.
+    /// Always inlined: `join` calls it in a recursion (the closure joins
+    /// again), which the compiler does not inline on its own, and a call
+    /// that moves the job costs about twenty instructions a join.
+    #[inline(always)]
     pub(crate) fn run_inline(self, stolen: bool) -> R {
         // Consuming the cell moves the closure out without writing `None`
         // back into a job that is about to go away (one store per join).

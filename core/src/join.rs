@@ -1,7 +1,7 @@
 //! `join`: run two closures, potentially in parallel.
 
 use crate::job::StackJob;
-use crate::latch::SpinLatch;
+use crate::latch::{Latch, SpinLatch};
 use crate::registry::{self, WorkerThread};
 use crate::unwind;
 use crate::FnContext;
@@ -66,15 +66,25 @@ where
         // below or elsewhere with its latch observed set below.
         let job_b_ref = unsafe { job_b.as_job_ref() };
         let job_b_id = job_b_ref.id();
-        worker_thread.push(job_b_ref);
+        let slot = worker_thread.push_join_half(job_b_ref);
 
         let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
             Ok(value) => value,
-            Err(payload) => wait_then_resume(worker_thread, &job_b.latch, payload),
+            Err(payload) => {
+                if worker_thread.take_private_join_half(slot) {
+                    run_then_resume(job_b, injected, payload)
+                }
+                wait_then_resume(worker_thread, &job_b.latch, payload)
+            }
         };
 
-        // Take `job_b` back if nobody stole it, running whatever newer jobs
-        // `oper_a` left above it.
+        if worker_thread.take_private_join_half(slot) {
+            // Nobody asked for `job_b`: nobody else ever saw it.
+            let result_b = job_b.run_inline(injected);
+            return (result_a, result_b);
+        }
+        // Published: take `job_b` back if nobody stole it, running whatever
+        // newer jobs `oper_a` left above it.
         while !job_b.latch.probe() {
             match worker_thread.take_local_job() {
                 Some(job) if job.id() == job_b_id => {
@@ -95,6 +105,25 @@ where
         // SAFETY: the latch is set.
         (result_a, unsafe { job_b.into_result() })
     })
+}
+
+/// `oper_a` panicked and `job_b` was never published: run it here, as a
+/// published one would have run, and resume `oper_a`'s panic (`job_b`'s own
+/// panic, if any, is dropped: the first closure's wins).
+#[cold]
+fn run_then_resume<L, F, R>(
+    job_b: StackJob<L, F, R>,
+    injected: bool,
+    payload: Box<dyn Any + Send>,
+) -> !
+where
+    L: Latch,
+    F: FnOnce(bool) -> R + Send,
+    R: Send,
+{
+    // The value or panic of `job_b` is dropped here, in either case.
+    let _ = unwind::halt_unwinding(|| job_b.run_inline(injected));
+    unwind::resume_unwinding(payload)
 }
 
 /// `oper_a` panicked: `job_b` still points into this stack frame, so wait

@@ -8,11 +8,11 @@ use crate::latch::{AsCoreLatch, CoreLatch};
 use crate::sleep::{IdleState, SearchBudget};
 use crate::sync::deque::{Steal, Worker};
 use crate::sync::record::{self, Step};
-use crate::sync::{hint, random_seed, Arc};
+use crate::sync::{hint, random_seed, Arc, UnsafeCell};
 use crate::unwind;
 use crate::yielding::Yield;
 use std::cell::Cell;
-use std::mem;
+use std::mem::{self, MaybeUninit};
 
 /// A worker thread's own state. A handed-out worker's lives on its stack
 /// for its whole life; a `use_current_thread` worker's is owned by
@@ -23,20 +23,52 @@ pub(crate) struct WorkerThread {
     rng: XorShift64Star,
     /// The budget of this worker's next search for work; see `SearchBudget`.
     search_budget: Cell<SearchBudget>,
+    /// The second halves of the joins on this thread's stack, oldest first,
+    /// up to `JOIN_HALVES` deep (deeper ones are published at once): the
+    /// first `published` of the `join_depth` are (or were) on the deque, the
+    /// rest are private, seen by no other thread (see `push_join_half`).
+    join_halves: UnsafeCell<[MaybeUninit<JobRef>; JOIN_HALVES]>,
+    join_depth: Cell<usize>,
+    /// How many of `join_halves`, from the oldest, were published.
+    published: Cell<usize>,
+    /// True until a worker that runs a main loop starts its first search
+    /// (`Sleep::may_have_takers` counts it until then).
+    before_first_search: Cell<bool>,
     pub(super) registry: Arc<Registry>,
 }
 
+/// How many nested joins a worker can keep track of; a join deeper than
+/// that publishes its second half at once, as every join did before join
+/// halves were kept private. Recursions of real programs stay far below it
+/// (a balanced split of 2^64 items is 64 deep); it costs 16 bytes a slot.
+const JOIN_HALVES: usize = 256;
+
+/// Where `push_join_half` put a join's second half: its place among the
+/// join halves (`PUBLISHED_AT_ONCE` when there was no room), for
+/// `take_private_join_half`.
+#[must_use = "give it back to `take_private_join_half`"]
+pub(crate) struct JoinSlot(usize);
+
+const PUBLISHED_AT_ONCE: usize = usize::MAX;
+
 impl WorkerThread {
+    /// `runs_main_loop`: the thread was handed out by the pool (it is not a
+    /// `use_current_thread` worker).
     pub(super) fn new(
         worker: Worker<JobRef>,
         index: usize,
         registry: Arc<Registry>,
+        runs_main_loop: bool,
     ) -> WorkerThread {
         WorkerThread {
             worker,
             index,
             rng: XorShift64Star::new(index),
             search_budget: Cell::new(registry.sleep.full_search_budget()),
+            join_halves: UnsafeCell::new([MaybeUninit::uninit(); JOIN_HALVES]),
+            join_depth: Cell::new(0),
+            published: Cell::new(0),
+            before_first_search: Cell::new(runs_main_loop),
             registry,
         }
     }
@@ -105,6 +137,97 @@ impl WorkerThread {
         self.registry.sleep.new_internal_jobs(1, queue_was_empty);
     }
 
+    /// Keeps `join`'s second half where only this thread sees it, unless
+    /// some worker is looking for work: then this worker publishes its
+    /// oldest private join half (this one if it has no other), the largest
+    /// piece of work it holds, as a stealable job. A private half costs no
+    /// atomic operation and no fence to take back; a published one costs
+    /// what any job on the deque costs.
+    ///
+    /// While every worker is busy nobody would take a published job, so
+    /// nothing is lost by keeping it; a worker that runs out of work is
+    /// counted inactive, and this worker's next join publishes for it, as
+    /// does any wait of this worker (`wait_until`) and its `yield_now`
+    /// and `yield_local`, which publish every private half. A private half
+    /// is always run by its owner: `take_private_join_half` hands it back.
+    #[inline]
+    pub(crate) fn push_join_half(&self, job: JobRef) -> JoinSlot {
+        let index = self.join_depth.get();
+        if index == JOIN_HALVES {
+            return self.publish_join_half_at_once(job);
+        }
+        // SAFETY: only this worker's thread touches `join_halves`, and no
+        // reference into it outlives this call.
+        self.join_halves
+            .with_mut(|halves| unsafe { (*halves)[index] = MaybeUninit::new(job) });
+        self.join_depth.set(index + 1);
+        if self.registry.sleep.may_have_takers() {
+            self.publish_oldest_join_half();
+        }
+        JoinSlot(index)
+    }
+
+    #[cold]
+    fn publish_join_half_at_once(&self, job: JobRef) -> JoinSlot {
+        self.push(job);
+        JoinSlot(PUBLISHED_AT_ONCE)
+    }
+
+    /// Publishes the oldest private join half; there must be one.
+    #[inline(never)]
+    fn publish_oldest_join_half(&self) {
+        let oldest = self.published.get();
+        debug_assert!(oldest < self.join_depth.get());
+        // SAFETY: as in `push_join_half`; the halves below `join_depth` were
+        // written by `push_join_half`.
+        let job = self
+            .join_halves
+            .with(|halves| unsafe { (*halves)[oldest].assume_init() });
+        self.published.set(oldest + 1);
+        self.push(job);
+    }
+
+    /// Publishes every private join half, oldest first, before this worker
+    /// waits or yields: so that other workers can take them meanwhile, and
+    /// so that this worker, taking its own newest job first, runs them in the
+    /// order it would have if they had been on its deque all along.
+    #[inline]
+    fn publish_join_halves(&self) {
+        if self.published.get() < self.join_depth.get() {
+            self.publish_join_halves_cold();
+        }
+    }
+
+    #[cold]
+    fn publish_join_halves_cold(&self) {
+        while self.published.get() < self.join_depth.get() {
+            self.publish_oldest_join_half();
+        }
+    }
+
+    /// Ends the join whose second half `push_join_half` placed at `slot`:
+    /// true if that half is still private, and is now the caller's to run;
+    /// false if it was published (it is then on the deque, taken by the
+    /// caller's own loop, or stolen).
+    #[inline]
+    pub(crate) fn take_private_join_half(&self, slot: JoinSlot) -> bool {
+        let JoinSlot(index) = slot;
+        if index == PUBLISHED_AT_ONCE {
+            return false;
+        }
+        // Joins nest: every join started after this one has ended.
+        debug_assert_eq!(self.join_depth.get(), index + 1);
+        self.join_depth.set(index);
+        if index >= self.published.get() {
+            true
+        } else {
+            // Published halves are the oldest ones; this was the newest.
+            debug_assert_eq!(self.published.get(), index + 1);
+            self.published.set(index);
+            false
+        }
+    }
+
     /// Pushes a FIFO job: into this worker's FIFO queue, with a `JobRef` to
     /// that queue on the deque (see `JobFifo`).
     #[inline]
@@ -154,6 +277,7 @@ impl WorkerThread {
 
     /// Runs one job from anywhere (`yield_now`).
     pub(crate) fn yield_now(&self) -> Yield {
+        self.publish_join_halves();
         match self.find_work() {
             Some((job, _)) => {
                 // SAFETY: taken from a queue, so not run before.
@@ -166,6 +290,7 @@ impl WorkerThread {
 
     /// Runs one job of this worker's own (`yield_local`).
     pub(crate) fn yield_local(&self) -> Yield {
+        self.publish_join_halves();
         match self.take_local_job() {
             Some(job) => {
                 // SAFETY: taken from a queue, so not run before.
@@ -192,6 +317,7 @@ impl WorkerThread {
 
     #[cold]
     unsafe fn wait_until_cold(&self, latch: &CoreLatch) {
+        self.publish_join_halves();
         // Jobs on this stack may be referenced from other threads' queues;
         // unwinding out of here would free them under those threads' feet.
         let abort = unwind::AbortIfPanic;
@@ -205,6 +331,9 @@ impl WorkerThread {
                 .registry
                 .sleep
                 .start_looking(self.index, self.search_budget.get());
+            if self.before_first_search.replace(false) {
+                self.registry.sleep.first_search_started();
+            }
             while !latch.probe() {
                 if let Some((job, source)) = self.find_work() {
                     let (budget, successor) = self.registry.sleep.work_found(
