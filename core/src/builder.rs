@@ -14,7 +14,6 @@ use std::str::FromStr;
 /// Builds a [`ThreadPool`] or configures the global pool.
 ///
 /// ```
-/// # if drowse::sync::IS_CHECKER { return; }
 /// let pool = drowse::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
 /// assert_eq!(pool.current_num_threads(), 3);
 /// ```
@@ -82,7 +81,6 @@ impl ThreadPoolBuilder {
     /// [`ThreadBuilder::run`], which returns when the pool has ended.
     ///
     /// ```
-    /// # if drowse::sync::IS_CHECKER { return; }
     /// use std::sync::atomic::{AtomicUsize, Ordering};
     ///
     /// let started = AtomicUsize::new(0); // borrowed by the pool's threads
@@ -173,7 +171,6 @@ impl<S> ThreadPoolBuilder<S> {
     /// for their `run` calls to return).
     ///
     /// ```
-    /// # if drowse::sync::IS_CHECKER { return; }
     /// let pool = drowse::ThreadPoolBuilder::new()
     ///     .num_threads(2)
     ///     .spawn_handler(|thread| {
@@ -332,7 +329,6 @@ impl<S> ThreadPoolBuilder<S> {
     /// always searches once before it announces that it is sleepy.
     ///
     /// ```
-    /// # if drowse::sync::IS_CHECKER { return; }
     /// let pool = drowse::ThreadPoolBuilder::new()
     ///     .num_threads(2)
     ///     .search_rounds_before_sleep(4)

@@ -52,15 +52,31 @@
 //! In a normal build the global pool is built once and lives as long as the
 //! process.
 //!
+//! Under a checker every call into Drowse must run inside a model
+//! (`loom::model`, `shuttle::check_*`). Doctests run outside any model, so
+//! in a checker world test with `cargo test --tests`; the examples in this
+//! documentation are std-world examples.
+//!
 //! `core/src/sleep/README.md` describes the sleep protocol and
 //! `docs/proof.md` links each step of its correctness argument to the test
 //! that checks it.
 //!
 //! # Features
 //!
+//! - `extensions` (on by default): Drowse's additions to rayon-core's API,
+//!   `ThreadPoolBuilder::search_rounds_before_sleep` and
+//!   `ThreadPool::shutdown_and_wait`. The compat package (`rayon-core`)
+//!   depends on Drowse without it, so that `rayon::` paths serve exactly
+//!   rayon-core 1.13's API; its `drowse-extensions` feature turns it on.
 //! - `diagnostics` (off by default): `ThreadPool::sleep_snapshot` and
 //!   `ThreadPool::shutdown_and_snapshot`, which read a pool's sleep
 //!   counters as a `SleepSnapshot`.
+//! - `loom`, `shuttle` (off by default): bring in that checker, which a
+//!   build with `--cfg loom` or `--cfg shuttle` needs (the flag picks the
+//!   world; without its feature the build stops with an error that says
+//!   so). Enable each for its world only, under
+//!   `[target.'cfg(loom)'.dependencies]` or `[target.'cfg(shuttle)'.dependencies]`,
+//!   so that a normal build never resolves the checkers.
 //! - `internals` is for Drowse's own checker suites and models; it is
 //!   unstable and not part of the API.
 

@@ -27,7 +27,6 @@ impl ThreadPool {
     /// # Examples
     ///
     /// ```
-    /// # if drowse::sync::IS_CHECKER { return; }
     /// let pool = drowse::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
     /// let squares = pool.broadcast(|context| context.index() * context.index());
     /// assert_eq!(squares, [0, 1, 4]);
