@@ -33,31 +33,85 @@
 use crate::sync::time::Instant;
 use std::time::Duration;
 
-/// How many full searches a sleep must outlast before a worker searches less.
-/// A sleep only a little longer than a full search says little: the wake-up
-/// itself takes microseconds, and a worker that shortened its search on such
-/// sleeps would sleep through jobs that a full search catches, each then
-/// waiting for a wake-up (docs/performance.md, "The search policy", measured
-/// a first version with no margin: its latency at 50-100 kHz was 3-30x
-/// rayon-core's). With four, a job every millisecond still halves the budget.
+// The constants below are performance choices: lemma 0 of docs/proof.md
+// lets the budget be any number of rounds from 1 up, and no step of the
+// proof uses the wake-ups of a finder. Each one's doc says what it trades
+// and which measurement chose it. A measurement compares two `compare`
+// binaries, one built with the constant as it is and one with the
+// alternative (`cargo bench -p drowse --bench compare --no-run`), run
+// alternately with `ci/bench --bin BINARY --no-callgrind --only ROWS`;
+// each figure is a ratio against rayon-core in the same process
+// (docs/performance.md, "The search policy").
+
+/// How many full searches a sleep must outlast before a worker searches
+/// less (the next search has half the rounds).
+///
+/// It trades CPU at sparse rates against latency at high ones. A sleep only
+/// a little longer than a full search says little: the wake-up itself takes
+/// microseconds, and a worker that shortened its search on such sleeps
+/// would sleep through jobs that a full search catches, each then waiting
+/// for a wake-up. A larger margin halves the budget at fewer rates, so
+/// workers keep searching for nothing between sparse jobs.
+///
+/// Chosen by `ci/bench --bin BINARY --no-callgrind --only
+/// sweep_spawn_1khz_8t,sweep_install_1khz_8t,sweep_spawn_10khz_2t,sweep_spawn_10khz_8t,sweep_spawn_50khz_2t,sweep_spawn_50khz_8t,sweep_spawn_100khz_2t,sweep_install_50khz_2t,sweep_install_100khz_2t,mergesort_2t,mergesort_8t,life_8t,tsp_2t,quicksort_2t`,
+/// binaries alternating, and full `ci/bench` runs: halving after any block
+/// put the p50 at 50-100 kHz on 2 threads at 6.7-36x rayon-core's, and
+/// halving after a sleep of more than one full search (no margin) still at
+/// 2.8-36x; with four, those p50s stayed within a few percent of a fixed
+/// budget's, while the 1 kHz, 8-thread CPU fell from 0.15-0.18x (32 rounds
+/// always) to 0.03-0.06x. A job every millisecond still halves the budget.
+/// Margins between one and four, or above four, were not measured.
 const LONG_SLEEP_IN_FULL_SEARCHES: u32 = 4;
 
 /// The most helpers a finder wakes for queued work.
+///
+/// rayon-core's number, kept: what was measured is when they are woken,
+/// not how many. A finder wakes helpers only when the queue it took its
+/// job from still holds work (`finder_wakes`); waking them after every
+/// find, as rayon-core does, spends their wake-up and a fruitless search
+/// at sparse rates. `ci/bench --bin BINARY --quick --only
+/// sporadic_spawn_8t,sporadic_install_8t,idle_8t_2s`, binaries
+/// alternating: the pool's CPU at one job per millisecond on 8 threads of
+/// 16 CPUs went from parity with rayon-core to 0.30-0.33x, its p50 at or
+/// below rayon-core's.
 const MAX_HELPERS: usize = 2;
 
-/// How many times `R` rounds a budget can grow to. The budget grows only
-/// while a search stays under `LONGEST_GROWN_SEARCH`; this bounds it in
-/// rounds too, for a clock too coarse to time a round.
+/// How many times `R` rounds a budget can grow to.
+///
+/// `LONGEST_GROWN_SEARCH` bounds a grown search in time, as the clock
+/// times its rounds; this bounds it in rounds, whatever the clock reads.
+/// Where rounds are fast (or are timed as shorter than they are), 50 us
+/// would allow many times `R` rounds, and a search that long costs CPU at
+/// every rate where it still misses the next job. A larger bound lets such
+/// workers search longer before they block; a smaller one ends growth
+/// sooner. It was not measured alone: every run that chose
+/// `LONGEST_GROWN_SEARCH` had it.
 const MAX_GROWTH: u32 = 4;
 
-/// The longest search a budget grows to. A futex wake-up costs from a few
-/// to tens of microseconds (5-6 us on the 16-CPU machine of
-/// docs/performance.md, about 10 us on its 2-CPU one), so a search about as
-/// long as the dearest one can still be cheaper than the sleep it spares; a
-/// longer one would be paid for at every rate where jobs come just too
-/// seldom to be met. Where rounds are slow (many queues to look at, or a
+/// The longest search a budget grows to (a search of `B` rounds, each
+/// timed as the last round before a block).
+///
+/// It trades latency at high rates against CPU at the rates just below.
+/// Without growth, a worker whose search ended a little before each next
+/// job blocked and made every job wait for a futex wake-up (5-6 us on 16
+/// CPUs, about 10 us on 2): at 50 kHz on 2 threads of 16 CPUs the p50 was
+/// 1.60-2.10x rayon-core's in some runs. A bound about as long as the
+/// dearest wake-up lets a search that can still spare one grow; a longer
+/// search would be paid for at every rate where jobs come just too seldom
+/// to be met. Where rounds are slow (many queues to look at, or a
 /// `yield_now` that runs another thread) `R` rounds come near this already
 /// and the budget grows less or not at all.
+///
+/// Chosen by `ci/bench --bin BINARY --no-callgrind --only
+/// sweep_spawn_50khz_2t,sweep_install_50khz_2t,sweep_spawn_50khz_8t,sweep_install_50khz_8t`
+/// (growth: that p50 to 0.35x on 16 CPUs), and the same with `--only` the
+/// 10, 50 and 100 kHz sweep points: with no bound the budget grew at
+/// 10 kHz on 2 CPUs too (`sweep_install_10khz_8t` p50 0.35x to 2.15x, CPU
+/// 0.07x to 0.40x; likely eight searching workers taking the CPU from the
+/// poster and from the worker that would run the job); with 50 us every
+/// 10 kHz figure came back (CPU 0.04-0.13x). Other bounds were not
+/// measured.
 const LONGEST_GROWN_SEARCH: Duration = Duration::from_micros(50);
 
 /// Whom a worker that has just found work wakes, and when.

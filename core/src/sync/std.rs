@@ -48,7 +48,11 @@ pub const NAME: &str = "std";
 pub const IS_CHECKER: bool = false;
 /// See [`DEBUG_READS_SHARED_STATE`](super::DEBUG_READS_SHARED_STATE).
 pub const DEBUG_READS_SHARED_STATE: bool = cfg!(debug_assertions);
-/// rayon-core's number.
+/// rayon-core's number. No fixed number serves every rate: with
+/// `ci/bench --drowse-search-rounds N`, 1 to 8 rounds cut the CPU at 1 kHz
+/// on 8 threads to 0.07-0.13x rayon-core's, but 1 raised the p50 at 10 kHz
+/// on 8 threads to 1.82x. The search policy (`sleep/policy.rs`) adapts each
+/// worker's budget from this start.
 pub const DEFAULT_SEARCH_ROUNDS_BEFORE_SLEEP: u32 = 32;
 
 /// The monotonic clock.
