@@ -172,63 +172,9 @@ use crate::model::{
     w, Flag, Model, Phase, Width, DONE, EXITED, I, INJ_EMPTY, INJ_MORE, JODD, N, QD, QI, QP, S,
     TERM, TOK,
 };
+pub use drowse::sync::record::{Record, Step};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
-
-/// A recorded step (`drowse::sync::record::Step`, mirrored: this crate does
-/// not depend on Drowse).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    StartLooking,
-    WorkFound,
-    Announce,
-    Post,
-    /// `CoreLatch::get_sleepy` succeeded: the last round found nothing.
-    GetSleepy,
-    JoinSleeping,
-    Abandon,
-    FinalLookFound,
-    Block,
-    /// A `wake_specific_thread` call woke the worker.
-    Woken,
-    /// A `wake_specific_thread` call found the worker not blocked.
-    NotBlocked,
-    /// `work_found` returns: its wake-ups before the job are made.
-    FinderDone,
-    /// `wake_successor`: the worker has run its job and owes a successor.
-    Successor,
-    /// `hand_off`: the last searcher to leave saw work queued and wakes
-    /// one sleeper (its `WakeLoop { owed: 1 }` follows).
-    HandOff,
-    /// `wake_any_threads` starts, owing `owed` wake-ups.
-    WakeLoop {
-        owed: usize,
-    },
-    /// The thread's next `wake_specific_thread` is a latch's wake-up of
-    /// its owner.
-    LatchWake,
-    /// `Registry::inject` pushed a job; `was_empty` is what it read first.
-    InjectPush {
-        was_empty: bool,
-    },
-    /// `WorkerThread::push` pushed a job onto its deque.
-    Push {
-        was_empty: bool,
-    },
-    /// A job taken from the injector.
-    TakeInjected,
-    /// A job popped from the worker's own deque.
-    TakeOwn,
-    /// A job stolen from worker `worker`'s deque.
-    Steal,
-    Terminate,
-    /// `OnceLatch::set_and_wake` set the worker's terminate latch.
-    LatchSet {
-        was_sleeping: bool,
-    },
-    /// The worker left its main loop.
-    Exit,
-}
 
 /// The real counters as the model sees them: the two counts and the JEC's
 /// parity (unpacked by Drowse, which packs them).
@@ -697,6 +643,27 @@ impl Validator {
             terminated: false,
             history: Vec::new(),
         }
+    }
+
+    /// Takes one record of the code (`drowse::sync::record`): a step is
+    /// checked against the model (`Err`: the report of the step that left
+    /// it); the other records say what the next steps are checked against.
+    pub fn record(&mut self, record: Record) -> Result<(), String> {
+        match record {
+            Record::Counters {
+                sleeping,
+                inactive,
+                jobs_event_counter,
+            } => self.counters(Real::new(sleeping, inactive, jobs_event_counter)),
+            Record::Injector { queue } => self.injector(queue),
+            Record::QueueLen { queue, len, thread } => self.queue_len(queue, len, thread),
+            Record::Step {
+                step,
+                worker,
+                thread,
+            } => return self.step(step, worker, thread),
+        }
+        Ok(())
     }
 
     /// The pool's injector is queue `queue`.

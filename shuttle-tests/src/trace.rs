@@ -7,8 +7,8 @@
 //! aborts the process (its jobs may be referenced from other threads), and
 //! the checker would report no failing execution.
 
-use drowse::sync::record::{install, Installed, Record, Step};
-use drowse_every_n::validate::{GuardCounts, Real, Step as ModelStep, Validator};
+use drowse::sync::record::{install, Installed};
+use drowse_every_n::validate::{GuardCounts, Validator};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -81,28 +81,9 @@ impl Validation {
             if watch.failure.is_some() {
                 return;
             }
-            match record {
-                Record::Counters {
-                    sleeping,
-                    inactive,
-                    jobs_event_counter,
-                } => watch
-                    .validator
-                    .counters(Real::new(sleeping, inactive, jobs_event_counter)),
-                Record::Injector { queue } => watch.validator.injector(queue),
-                Record::QueueLen { queue, len, thread } => {
-                    watch.validator.queue_len(queue, len, thread)
-                }
-                Record::Step {
-                    step,
-                    worker,
-                    thread,
-                } => {
-                    if let Err(problem) = watch.validator.step(model_step(step), worker, thread) {
-                        eprintln!("{problem}");
-                        watch.failure = Some(problem);
-                    }
-                }
+            if let Err(problem) = watch.validator.record(record) {
+                eprintln!("{problem}");
+                watch.failure = Some(problem);
             }
         });
         Validation {
@@ -150,34 +131,5 @@ impl Validation {
             t.set(sum);
         });
         v.steps
-    }
-}
-
-fn model_step(step: Step) -> ModelStep {
-    match step {
-        Step::StartLooking => ModelStep::StartLooking,
-        Step::WorkFound => ModelStep::WorkFound,
-        Step::Announce => ModelStep::Announce,
-        Step::Post => ModelStep::Post,
-        Step::GetSleepy => ModelStep::GetSleepy,
-        Step::JoinSleeping => ModelStep::JoinSleeping,
-        Step::Abandon => ModelStep::Abandon,
-        Step::FinalLookFound => ModelStep::FinalLookFound,
-        Step::Block => ModelStep::Block,
-        Step::Woken => ModelStep::Woken,
-        Step::NotBlocked => ModelStep::NotBlocked,
-        Step::FinderDone => ModelStep::FinderDone,
-        Step::Successor => ModelStep::Successor,
-        Step::HandOff => ModelStep::HandOff,
-        Step::WakeLoop { owed } => ModelStep::WakeLoop { owed },
-        Step::LatchWake => ModelStep::LatchWake,
-        Step::InjectPush { was_empty } => ModelStep::InjectPush { was_empty },
-        Step::Push { was_empty } => ModelStep::Push { was_empty },
-        Step::TakeInjected => ModelStep::TakeInjected,
-        Step::TakeOwn => ModelStep::TakeOwn,
-        Step::Steal => ModelStep::Steal,
-        Step::LatchSet { was_sleeping } => ModelStep::LatchSet { was_sleeping },
-        Step::Exit => ModelStep::Exit,
-        Step::Terminate => ModelStep::Terminate,
     }
 }
