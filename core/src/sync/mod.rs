@@ -18,13 +18,14 @@
 //! stronger than crossbeam's), so that a missing fence in the protocol is not
 //! hidden by a lock.
 //!
-//! Each world is one file that defines the same names: `std.rs`,
-//! `loom.rs` and `shuttle.rs`; this file picks one as `world`, re-exports
-//! its names and holds what all three share. What the two checker worlds
-//! share is in `checker.rs`, and their pieces that `std` has no counterpart
-//! for are `model_queue.rs` (the [`deque`] model queues), `model_local.rs`
-//! (thread-locals), `frozen_clock.rs` (a clock that stands still) and
-//! `per_execution.rs` (statics that last one execution).
+//! Each world is one file, `std.rs`, `loom.rs` or `shuttle.rs`, that
+//! supplies the same names (`atomic`, `thread`, `deque`, `model`, `time`,
+//! the world's constants, ...); this file picks one as `world`, re-exports
+//! its names and holds what all three share. `checker.rs` holds what the
+//! two checker worlds share, and `model_queue.rs` (the [`deque`] model
+//! queues), `model_local.rs` (thread-locals) and `frozen_clock.rs` (a clock
+//! that stands still) are theirs alone. `cell.rs` and `per_execution.rs`
+//! serve every world.
 //!
 //! Doctests are std-world examples: rustdoc links them against the library
 //! of whichever world cargo built, and under a checker they would run
