@@ -1,6 +1,6 @@
 //! The shared runner: one loom check, its result line, its environment.
 
-use drowse_models::{panic_message, Config};
+use drowse_models::{panic_message, CheckName, Checker, Config};
 use std::any::Any;
 use std::cell::RefCell;
 use std::panic;
@@ -13,41 +13,51 @@ use std::time::Instant;
 /// hook keeps loom from printing a backtrace for each.
 pub const SEEDED_PANIC: &str = "seeded panic in join's first half";
 
-/// One loom check: a property, a name, a scenario size and a preemption bound.
+/// One loom check: its name and a preemption bound.
 #[derive(Clone, Debug)]
 pub struct Check {
-    /// The property number of `docs/proof.md` (or `liveness`).
-    pub property: &'static str,
-    /// The test's name, as printed.
-    pub test: &'static str,
-    /// The scenario's size, as printed.
-    pub config: String,
+    /// What the check prints about itself.
+    pub name: CheckName,
     /// The preemption bound when `LOOM_MAX_PREEMPTIONS` does not say
     /// otherwise.
     pub default_bound: usize,
 }
 
-impl Check {
-    /// A check of `property` called `test`, of a scenario of size `config`,
-    /// at preemption bound 2.
-    pub fn new(property: &'static str, test: &'static str, config: Config) -> Check {
+impl Checker for Check {
+    /// At preemption bound 2.
+    fn named(name: CheckName) -> Check {
         Check {
-            property,
-            test,
-            config: config.to_string(),
+            name,
             default_bound: 2,
         }
+    }
+
+    fn name_mut(&mut self) -> &mut CheckName {
+        &mut self.name
+    }
+
+    fn run<F>(&self, scenario: F) -> usize
+    where
+        F: Fn() + Send + Sync + 'static,
+    {
+        Check::run(self, scenario)
+    }
+}
+
+impl Check {
+    /// [`Checker::new`], here so that a test needs no trait import.
+    pub fn new(property: &'static str, test: &'static str, config: Config) -> Check {
+        Checker::new(property, test, config)
+    }
+
+    /// [`Checker::with`], here so that a test needs no trait import.
+    pub fn with(self, key: &str, value: impl std::fmt::Display) -> Check {
+        Checker::with(self, key, value)
     }
 
     /// At preemption bound `bound` (unless `LOOM_MAX_PREEMPTIONS` is set).
     pub fn bound(mut self, bound: usize) -> Check {
         self.default_bound = bound;
-        self
-    }
-
-    /// Appends `,key=value` to the printed configuration.
-    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> Check {
-        self.config = format!("{},{key}={value}", self.config);
         self
     }
 
@@ -73,10 +83,7 @@ impl Check {
         let bound = preemption_bound(self.default_bound);
         let executions = Arc::new(AtomicUsize::new(0));
         let counter = Arc::clone(&executions);
-        let head = format!(
-            "property={} test={} checker=loom config={} bound={bound}",
-            self.property, self.test, self.config
-        );
+        let head = format!("{} bound={bound}", self.name.head("loom"));
         let start = Instant::now();
         CURRENT.with(|current| {
             *current.borrow_mut() = Some(Current {

@@ -13,8 +13,9 @@
 //! here: `ci/models` runs each alone (a loom deadlock aborts the test
 //! binary) and requires it to fail.
 
-#[macro_use]
 mod models_common;
+
+use drowse_models::model_tests;
 
 model_tests! {
     /// The production protocol: the real `core/src/sleep` code, through `drowse::model_api`.

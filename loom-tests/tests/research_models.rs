@@ -16,8 +16,9 @@
 //! `ci/models` runs each alone (a loom deadlock aborts the test binary) and
 //! requires it to fail.
 
-#[macro_use]
 mod models_common;
+
+use drowse_models::model_tests;
 
 model_tests! {
     /// Legacy Rayon (seed 000), literally: findings L1 and L2 of `docs/models.md`.

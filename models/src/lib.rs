@@ -54,6 +54,7 @@
 //! which refuses the SC-only ones at compile time.
 
 pub mod blocking;
+pub mod checker;
 pub mod countdown;
 pub mod entry_points;
 pub mod fifo;
@@ -64,6 +65,7 @@ pub mod protocols;
 pub mod scenarios;
 
 pub use blocking::*;
+pub use checker::{CheckName, Checker};
 pub use countdown::*;
 pub use entry_points::*;
 pub use fifo::*;

@@ -1,6 +1,6 @@
 //! The shared runner: one shuttle check, its result line, its environment.
 
-use drowse_models::{panic_message, Config};
+use drowse_models::{panic_message, CheckName, Checker, Config};
 use shuttle::scheduler::{
     PctScheduler, RandomScheduler, ReplayScheduler, Scheduler as ShuttleScheduler,
 };
@@ -39,31 +39,48 @@ impl Scheduler {
     }
 }
 
-/// One shuttle check: a property, a name, a scheduler and a scenario size.
+/// One shuttle check: its name, a scheduler and an iteration count.
 #[derive(Clone, Debug)]
 pub struct Check {
-    /// The property number of `docs/proof.md` (or `liveness`).
-    pub property: &'static str,
-    /// The test's name, as printed.
-    pub test: &'static str,
+    /// What the check prints about itself.
+    pub name: CheckName,
     /// The scheduler.
     pub scheduler: Scheduler,
-    /// The scenario's size, as printed.
-    pub config: String,
     /// Iterations when no environment variable says otherwise.
     pub default_iterations: usize,
 }
 
-impl Check {
-    /// A check of `property` called `test`, of a scenario of size `config`.
-    pub fn new(property: &'static str, test: &'static str, config: Config) -> Check {
+impl Checker for Check {
+    /// Under the random scheduler, 1000 iterations.
+    fn named(name: CheckName) -> Check {
         Check {
-            property,
-            test,
+            name,
             scheduler: Scheduler::Random,
-            config: config.to_string(),
             default_iterations: 1000,
         }
+    }
+
+    fn name_mut(&mut self) -> &mut CheckName {
+        &mut self.name
+    }
+
+    fn run<F>(&self, scenario: F) -> usize
+    where
+        F: Fn() + Send + Sync + 'static,
+    {
+        Check::run(self, scenario)
+    }
+}
+
+impl Check {
+    /// [`Checker::new`], here so that a test needs no trait import.
+    pub fn new(property: &'static str, test: &'static str, config: Config) -> Check {
+        Checker::new(property, test, config)
+    }
+
+    /// [`Checker::with`], here so that a test needs no trait import.
+    pub fn with(self, key: &str, value: impl std::fmt::Display) -> Check {
+        Checker::with(self, key, value)
     }
 
     /// Under `scheduler`.
@@ -85,12 +102,6 @@ impl Check {
     /// `iterations` executions by default.
     pub fn iterations(mut self, iterations: usize) -> Check {
         self.default_iterations = iterations;
-        self
-    }
-
-    /// Appends `,key=value` to the printed configuration.
-    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> Check {
-        self.config = format!("{},{key}={value}", self.config);
         self
     }
 
@@ -120,13 +131,8 @@ impl Check {
         }));
         let seconds = start.elapsed().as_secs_f64();
         let executions = executions.load(Ordering::Relaxed);
-        let line = format!(
-            "property={} test={} checker=shuttle scheduler={} config={} iterations={iterations}",
-            self.property,
-            self.test,
-            self.scheduler.describe(),
-            self.config
-        );
+        let checker = format!("shuttle scheduler={}", self.scheduler.describe());
+        let line = format!("{} iterations={iterations}", self.name.head(&checker));
         match outcome {
             Ok(()) => {
                 println!(

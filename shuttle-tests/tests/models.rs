@@ -10,8 +10,9 @@
 //! `<model>::replay::<property>`, which replays the schedule stored in
 //! `shuttle-tests/replays/models/<model>-<property>.txt`.
 
-#[macro_use]
 mod models_common;
+
+use drowse_models::model_tests;
 
 model_tests! {
     /// The production protocol: the real `core/src/sleep` code, through `drowse::model_api`.

@@ -1,10 +1,12 @@
-//! Shared by the shuttle tests of `models.rs`: one check of one protocol model,
-//! the replay of a stored counterexample, and the wake statistics.
+//! How the shuttle suite runs the lists of `drowse_models::model_tests!`
+//! (`models.rs`): one check of one protocol model, the replay of a stored
+//! counterexample, and the wake statistics.
 
 #![allow(dead_code)]
 
 use drowse_models::protocols::harness::{self, ModelConfig};
 use drowse_models::protocols::SleepModel;
+use drowse_models::{CheckName, Checker};
 use drowse_shuttle_tests::{replay, Check, Scheduler};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -57,7 +59,7 @@ impl Search {
 
 /// Checks `scenario` on model `M`; prints the result line
 /// (`config=model=<name>,...`).
-pub fn check<M: SleepModel>(
+fn check<M: SleepModel>(
     property: &'static str,
     test: &'static str,
     config: ModelConfig,
@@ -65,21 +67,17 @@ pub fn check<M: SleepModel>(
     search: Search,
 ) {
     let pct = search == Search::Pct || std::env::var("DROWSE_MODELS_PCT").is_ok();
-    let check = Check {
-        property,
-        test,
-        scheduler: if pct {
+    Check::of_model::<M>(property, test, config)
+        .scheduler(if pct {
             Scheduler::pct(DEPTH)
         } else {
             Scheduler::Random
-        },
-        config: format!("model={},{}", M::NAME, M::effective_config(config)),
-        default_iterations: match search {
+        })
+        .iterations(match search {
             Search::Shared => ITERATIONS,
             Search::Pct => PCT_ITERATIONS,
-        },
-    };
-    check.run(move || scenario(config));
+        })
+        .run(move || scenario(config));
 }
 
 /// Replays the stored schedule `schedule` (the contents of a file in
@@ -129,17 +127,18 @@ pub fn stats<M: SleepModel>(workers: usize, jobs: usize, children: usize, gap: u
     };
     let totals: Arc<[AtomicUsize; 5]> = Arc::new(Default::default());
     let in_body = Arc::clone(&totals);
-    let check = Check {
-        property: "stats",
-        test: if children == 0 {
-            "sporadic_injection"
-        } else {
-            "sporadic_forks"
-        },
-        scheduler: Scheduler::Random,
-        config: format!("model={},{shown}", M::NAME),
-        default_iterations: 300,
+    let test = if children == 0 {
+        "sporadic_injection"
+    } else {
+        "sporadic_forks"
     };
+    let check = Check::named(CheckName::new(
+        "stats",
+        test,
+        format_args!("model={},{shown}", M::NAME),
+    ))
+    .random()
+    .iterations(300);
     let executions = check.run(move || {
         let stats = harness::sporadic_forks::<M>(config, children, gap);
         in_body[0].fetch_add(1, Ordering::Relaxed);
@@ -187,10 +186,18 @@ fn property_check<M: SleepModel>(property: &str) -> (&'static str, ModelConfig, 
     (test, config, scenario)
 }
 
-/// The shuttle check of `property` on model `M`.
-pub fn check_property<M: SleepModel>(property: &'static str, search: Search) {
+/// The shuttle check of `property` on model `M`, under the shared
+/// random search.
+pub fn check_property<M: SleepModel>(property: &'static str) {
     let (test, config, scenario) = property_check::<M>(property);
-    check::<M>(property, test, config, scenario, search);
+    check::<M>(property, test, config, scenario, Search::Shared);
+}
+
+/// The shuttle check of `property` on model `M` under PCT
+/// ([`Search::Pct`]).
+pub fn check_pct<M: SleepModel>(property: &'static str) {
+    let (test, config, scenario) = property_check::<M>(property);
+    check::<M>(property, test, config, scenario, Search::Pct);
 }
 
 /// Replays the counterexample stored for `property` on model `M`, in
@@ -216,86 +223,20 @@ pub fn replay_property<M: SleepModel>(property: &'static str, search: Search) {
     );
 }
 
-/// One module of tests for one model: `mod NAME = MODEL; holds [...];
-/// fails [...];`, optionally followed by `pct [...];`. Each listed name is a
-/// property of [`check_property`] or one of the statistics workloads
-/// (`stats_sporadic_4w`: 4 workers, 4 jobs 20 yields apart;
-/// `stats_forks_4w`: the same, each job pushing 2 children). A name under
-/// `fails` is an expected failure: its test is ignored (`ci/models` runs it
-/// in its own process and requires it to fail), and a property under
-/// `fails` also gets `replay::NAME`, which replays the stored
-/// counterexample ([`replay_property`]). A property under `pct` is an
-/// expected failure found by PCT ([`Search::Pct`]), for a finding the
-/// shared random search does not reach; it gets `pct::NAME` and
-/// `pct::replay::NAME`. Test names are `NAME::property`,
-/// `NAME::replay::property`, `NAME::pct::property`.
-macro_rules! model_tests {
-    (
-        $(#[$doc:meta])*
-        mod $module:ident = $model:ty;
-        holds [$($holds:ident),* $(,)?];
-        fails [$($fails:ident),* $(,)?];
-        $(pct [$($pct:ident),* $(,)?];)?
-    ) => {
-        $(#[$doc])*
-        mod $module {
-            $( model_tests!(@test $model; [] $holds); )*
-            $( model_tests!(@test $model; [#[ignore = "expected failure (counterexample): run by ci/models"]] $fails); )*
-
-            /// Replays of the stored counterexamples.
-            mod replay {
-                $( model_tests!(@replay $model; Shared; $fails); )*
-            }
-
-            $(
-                /// Expected failures found by PCT.
-                mod pct {
-                    $(
-                        #[test]
-                        #[ignore = "expected failure (counterexample): run by ci/models"]
-                        fn $pct() {
-                            crate::models_common::check_property::<$model>(
-                                stringify!($pct),
-                                crate::models_common::Search::Pct,
-                            );
-                        }
-                    )*
-
-                    /// Replays of the stored counterexamples.
-                    mod replay {
-                        $( model_tests!(@replay $model; Pct; $pct); )*
-                    }
-                }
-            )?
+/// `mod replay`: for each property of a `fails` list (`Shared`) or a `pct`
+/// list (`Pct`), a test `replay::property` that replays its stored
+/// counterexample ([`replay_property`]); the statistics workloads have
+/// none.
+macro_rules! replays {
+    ($model:ty; $search:ident; $($property:ident),* $(,)?) => {
+        /// Replays of the stored counterexamples.
+        mod replay {
+            $( crate::models_common::replays!(@one $model; $search; $property); )*
         }
     };
-    (@test $model:ty; [$($attr:tt)*] stats_sporadic_4w) => {
-        #[test]
-        $($attr)*
-        fn stats_sporadic_4w() {
-            crate::models_common::stats::<$model>(4, 4, 0, 20);
-        }
-    };
-    (@test $model:ty; [$($attr:tt)*] stats_forks_4w) => {
-        #[test]
-        $($attr)*
-        fn stats_forks_4w() {
-            crate::models_common::stats::<$model>(4, 4, 2, 20);
-        }
-    };
-    (@test $model:ty; [$($attr:tt)*] $property:ident) => {
-        #[test]
-        $($attr)*
-        fn $property() {
-            crate::models_common::check_property::<$model>(
-                stringify!($property),
-                crate::models_common::Search::Shared,
-            );
-        }
-    };
-    (@replay $model:ty; $search:ident; stats_sporadic_4w) => {};
-    (@replay $model:ty; $search:ident; stats_forks_4w) => {};
-    (@replay $model:ty; $search:ident; $property:ident) => {
+    (@one $model:ty; $search:ident; stats_sporadic_4w) => {};
+    (@one $model:ty; $search:ident; stats_forks_4w) => {};
+    (@one $model:ty; $search:ident; $property:ident) => {
         #[test]
         #[ignore = "expected failure (counterexample): run by ci/models"]
         fn $property() {
@@ -306,3 +247,4 @@ macro_rules! model_tests {
         }
     };
 }
+pub(crate) use replays;
