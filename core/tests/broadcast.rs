@@ -1,49 +1,16 @@
 //! `broadcast` and `spawn_broadcast` on real threads.
 #![cfg(not(any(loom, shuttle)))]
 
-use drowse::{BroadcastContext, ThreadPool, ThreadPoolBuilder};
+use drowse::{BroadcastContext, ThreadPoolBuilder};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// `normal` in a normal build, `miri` under Miri, which runs a program
-/// thousands of times slower (ci/miri runs the tests over several seeds
-/// instead).
-fn scaled(normal: usize, miri: usize) -> usize {
-    if cfg!(miri) {
-        miri
-    } else {
-        normal
-    }
-}
-
-fn pool(num_threads: usize) -> ThreadPool {
-    ThreadPoolBuilder::new()
-        .num_threads(num_threads)
-        .build()
-        .unwrap()
-}
-
-/// Waits until every worker of `pool` is blocked asleep, or fails after a
-/// generous time (the workers fall asleep after a few microseconds of
-/// finding nothing).
-fn wait_until_all_asleep(pool: &ThreadPool) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let snapshot = pool.sleep_snapshot();
-        if snapshot.blocked_threads == snapshot.num_threads {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the workers never all fell asleep: {snapshot:?}"
-        );
-        thread::sleep(Duration::from_millis(1));
-    }
-}
+mod common;
+use common::{pool, scaled, wait_until_all_asleep};
 
 /// What one run of a broadcast closure saw.
 fn describe(context: BroadcastContext<'_>) -> (usize, usize, Option<usize>) {

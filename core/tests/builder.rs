@@ -3,6 +3,7 @@
 
 use drowse::{JecWidth, ThreadPoolBuilder};
 use std::collections::BTreeSet;
+use std::error::Error;
 use std::sync::{Arc, Mutex};
 
 #[test]
@@ -172,5 +173,55 @@ fn builder_debug_lists_its_settings() {
         text.contains("get_thread_name: Some(<closure>)")
             && text.contains("use_current_thread: true"),
         "{text}"
+    );
+}
+
+/// A stack no operating system can reserve (1 PiB, more than a 64-bit
+/// address space holds): starting a worker with it fails, which is how these
+/// tests reach the builder's I/O error.
+#[cfg(target_pointer_width = "64")]
+const IMPOSSIBLE_STACK: usize = 1 << 50;
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+#[cfg_attr(
+    miri,
+    ignore = "Miri grants any stack size, so no thread fails to start"
+)]
+fn a_thread_that_cannot_start_is_an_io_error_with_its_source() {
+    let error = ThreadPoolBuilder::new()
+        .num_threads(1)
+        .stack_size(IMPOSSIBLE_STACK)
+        .build()
+        .expect_err("no thread gets a 1 PiB stack");
+    let source = error
+        .source()
+        .expect("an I/O error is the source of the build error");
+    assert!(
+        source.downcast_ref::<std::io::Error>().is_some(),
+        "the source is the io::Error from the OS: {source:?}"
+    );
+    // As rayon-core: the message is the I/O error's own.
+    assert_eq!(error.to_string(), source.to_string());
+}
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+#[cfg_attr(
+    miri,
+    ignore = "Miri grants any stack size, so no thread fails to start"
+)]
+fn exactly_max_num_threads_passes_the_size_check() {
+    // `max_num_threads()` itself is a valid size (larger ones are reduced to
+    // it, see builder.rs); the impossible stack then stops the build at the
+    // first thread, so no threads are started.
+    let error = ThreadPoolBuilder::new()
+        .num_threads(drowse::max_num_threads())
+        .stack_size(IMPOSSIBLE_STACK)
+        .build()
+        .expect_err("no thread gets a 1 PiB stack");
+    assert!(
+        error.source().is_some(),
+        "the build got past the size check and failed starting a thread: {error}"
     );
 }

@@ -7,16 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::Mutex;
 
-/// `normal` in a normal build, `miri` under Miri, which runs a program
-/// thousands of times slower (ci/miri runs the tests over several seeds
-/// instead).
-fn scaled(normal: usize, miri: usize) -> usize {
-    if cfg!(miri) {
-        miri
-    } else {
-        normal
-    }
-}
+mod common;
+use common::scaled;
 
 fn one_thread_pool() -> ThreadPool {
     ThreadPoolBuilder::new().num_threads(1).build().unwrap()

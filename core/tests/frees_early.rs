@@ -6,28 +6,14 @@
 //! in a normal build these are plain functional tests.
 #![cfg(not(any(loom, shuttle)))]
 
-use drowse::{ThreadPool, ThreadPoolBuilder};
+use drowse::ThreadPool;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 
-/// `normal` in a normal build, `miri` under Miri, which runs a program
-/// thousands of times slower (ci/miri runs these over several seeds).
-fn scaled(normal: usize, miri: usize) -> usize {
-    if cfg!(miri) {
-        miri
-    } else {
-        normal
-    }
-}
-
-fn pool(num_threads: usize) -> ThreadPool {
-    ThreadPoolBuilder::new()
-        .num_threads(num_threads)
-        .build()
-        .unwrap()
-}
+mod common;
+use common::{pool, scaled};
 
 /// Scope jobs (`ScopeJob`, `CountLatch` owned by a worker): the scope, and
 /// the counter its jobs borrow, go as soon as the last job counts down.

@@ -5,35 +5,12 @@
 use drowse::ThreadPoolBuilder;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// `normal` in a normal build, `miri` under Miri, which runs a program
-/// thousands of times slower (ci/miri runs the tests over several seeds
-/// instead).
-fn scaled(normal: usize, miri: usize) -> usize {
-    if cfg!(miri) {
-        miri
-    } else {
-        normal
-    }
-}
-
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = drowse::join(|| fib(n - 1), || fib(n - 2));
-    a + b
-}
-
-fn fib_sequential(n: u64) -> u64 {
-    if n < 2 {
-        n
-    } else {
-        fib_sequential(n - 1) + fib_sequential(n - 2)
-    }
-}
+mod common;
+use common::{fib, fib_sequential, scaled, wait_until_asleep, PATIENCE};
 
 #[test]
 fn join_recursive_fib_30_matches_sequential() {
@@ -153,4 +130,65 @@ fn join_context_reports_migration() {
             "oper_b is migrated exactly when it ran elsewhere"
         );
     }
+}
+
+#[test]
+fn join_context_outside_any_pool_is_migrated() {
+    // From outside a pool the call moves into the global pool, so both
+    // closures run on a thread other than the caller's.
+    let (a, b) = drowse::join_context(|ctx| ctx.migrated(), |ctx| ctx.migrated());
+    assert!(a, "oper_a runs on a global worker, not on the caller");
+    // oper_b ran either inline after oper_a (on the same worker, so it is
+    // migrated from the caller's point of view) or on a thief.
+    assert!(b, "oper_b never runs on the calling thread");
+}
+
+#[test]
+fn a_job_pushed_beside_a_sleeping_worker_wakes_it_and_is_stolen() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let (a, b) = pool.install(|| {
+        // The other worker is asleep when oper_b is pushed: pushing it must
+        // wake that worker, or oper_a (which waits for oper_b) waits alone.
+        wait_until_asleep(&pool, 1);
+        let b_ran = AtomicBool::new(false);
+        drowse::join_context(
+            |ctx| {
+                // Do not return before oper_b has run: then the other worker
+                // must have stolen it.
+                let deadline = Instant::now() + Duration::from_secs(10);
+                while !b_ran.load(Ordering::Acquire) && Instant::now() < deadline {
+                    thread::yield_now();
+                }
+                (ctx.migrated(), b_ran.load(Ordering::Acquire))
+            },
+            |ctx| {
+                b_ran.store(true, Ordering::Release);
+                ctx.migrated()
+            },
+        )
+    });
+    assert_eq!(a, (false, true), "oper_a ran on the caller, after oper_b");
+    assert!(b, "oper_b was stolen, so it ran on another thread");
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
+}
+
+#[test]
+fn jobs_that_oper_a_leaves_on_the_deque_still_run() {
+    // One worker, so nobody steals: when oper_a returns, the job it spawned
+    // sits on top of oper_b in the worker's deque, and join must run it
+    // rather than mistake it for oper_b.
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let (sender, receiver) = mpsc::channel();
+    let (a, b) = pool.install(move || {
+        drowse::join(
+            move || {
+                drowse::spawn(move || sender.send("spawned").unwrap());
+                1
+            },
+            || 2,
+        )
+    });
+    assert_eq!((a, b), (1, 2));
+    assert_eq!(receiver.recv_timeout(PATIENCE), Ok("spawned"));
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
 }

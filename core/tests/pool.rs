@@ -4,19 +4,12 @@
 
 use drowse::ThreadPoolBuilder;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-/// `normal` in a normal build, `miri` under Miri, which runs a program
-/// thousands of times slower (ci/miri runs the tests over several seeds
-/// instead).
-fn scaled(normal: usize, miri: usize) -> usize {
-    if cfg!(miri) {
-        miri
-    } else {
-        normal
-    }
-}
+mod common;
+use common::{fib, fib_sequential, scaled, wait_until_all_asleep, PATIENCE};
 
 #[test]
 fn install_returns_the_value() {
@@ -147,4 +140,80 @@ fn sleep_snapshots_pass_their_check_on_an_idle_and_a_busy_pool() {
 fn pool_debug_names_its_size() {
     let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     assert!(format!("{pool:?}").contains("num_threads: 2"));
+}
+
+#[test]
+fn install_from_a_worker_of_the_same_pool_runs_in_place() {
+    // As in rayon-core: `install` called on a worker of the same pool runs
+    // the closure right there, before anything queued. With one worker the
+    // order is fully determined: the nested install first, then the rest of
+    // the outer closure, then the job the outer closure spawned.
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let order = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let spawned_order = std::sync::Arc::clone(&order);
+    let indices = pool.install(|| {
+        drowse::spawn(move || spawned_order.lock().unwrap().push("spawned"));
+        let outer = drowse::current_thread_index();
+        let inner = pool.install(|| {
+            order.lock().unwrap().push("nested");
+            drowse::current_thread_index()
+        });
+        order.lock().unwrap().push("after");
+        (outer, inner)
+    });
+    assert_eq!(indices, (Some(0), Some(0)));
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
+    assert_eq!(*order.lock().unwrap(), ["nested", "after", "spawned"]);
+}
+
+#[test]
+fn spawn_into_another_pool_runs_there() {
+    // `ThreadPool::spawn` called on a worker of pool `a` runs the job on a
+    // thread of pool `b`, not on the calling worker.
+    let named = |prefix: &'static str| {
+        ThreadPoolBuilder::new()
+            .num_threads(1)
+            .thread_name(move |index| format!("{prefix}-{index}"))
+            .build()
+            .unwrap()
+    };
+    let (a, b) = (named("a"), named("b"));
+    let (sender, receiver) = mpsc::channel();
+    a.install(|| {
+        b.spawn(move || {
+            let name = thread::current().name().map(str::to_owned);
+            sender.send(name).unwrap();
+        });
+    });
+    assert_eq!(receiver.recv_timeout(PATIENCE), Ok(Some("b-0".to_owned())));
+    a.shutdown_and_snapshot().check_at_rest().unwrap();
+    b.shutdown_and_snapshot().check_at_rest().unwrap();
+}
+
+#[test]
+fn idle_workers_fall_asleep_and_do_so_again_after_work() {
+    // The point of the sleep protocol: a pool with nothing to do does not
+    // keep its threads spinning.
+    let pool = ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let snapshot = wait_until_all_asleep(&pool);
+    assert_eq!(
+        (snapshot.inactive_threads, snapshot.blocked_threads),
+        (3, 3),
+        "every sleeping worker is idle and blocked"
+    );
+    // Bursts of work with pauses between them, so that workers get sleepy,
+    // sleep, are woken and give up sleep attempts along the way; each time
+    // they must all end up asleep again.
+    // Under Miri, which runs a program thousands of times slower, fewer and
+    // smaller bursts (ci/miri).
+    let (bursts, base) = if cfg!(miri) { (4, 8) } else { (20, 18) };
+    for burst in 0..bursts {
+        assert_eq!(
+            pool.install(|| fib(base + burst % 3)),
+            fib_sequential(base + burst % 3)
+        );
+        thread::sleep(Duration::from_micros(200 * burst));
+    }
+    wait_until_all_asleep(&pool);
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
 }

@@ -4,19 +4,12 @@
 use drowse::ThreadPoolBuilder;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::thread;
 use std::time::Duration;
 
-/// `normal` in a normal build, `miri` under Miri, which runs a program
-/// thousands of times slower (ci/miri runs the tests over several seeds
-/// instead).
-fn scaled(normal: usize, miri: usize) -> usize {
-    if cfg!(miri) {
-        miri
-    } else {
-        normal
-    }
-}
+mod common;
+use common::scaled;
 
 #[test]
 fn ten_thousand_spawns_sum_into_an_atomic() {
@@ -109,4 +102,31 @@ fn a_panicking_scope_body_waits_for_its_spawned_jobs() {
     }));
     assert!(outcome.is_err());
     assert_eq!(finished.load(Ordering::SeqCst), 10);
+}
+
+#[test]
+fn a_worker_runs_its_own_scope_spawns_newest_first() {
+    // As in rayon-core: a job spawned from a worker goes onto that worker's
+    // own deque, which it pops newest first. With one worker the order is
+    // fully determined.
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let order = Mutex::new(Vec::new());
+    pool.scope(|scope| {
+        for job in 0..4 {
+            let order = &order;
+            scope.spawn(move |_| order.lock().unwrap().push(job));
+        }
+    });
+    assert_eq!(*order.lock().unwrap(), [3, 2, 1, 0]);
+    pool.shutdown_and_snapshot().check_at_rest().unwrap();
+}
+
+#[test]
+fn scope_debug_names_the_pool_size() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let text = pool.scope(|scope| format!("{scope:?}"));
+    assert!(
+        text.starts_with("Scope") && text.contains("num_threads: 2"),
+        "{text}"
+    );
 }

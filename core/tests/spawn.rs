@@ -8,7 +8,8 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
 
-const PATIENCE: Duration = Duration::from_secs(30);
+mod common;
+use common::PATIENCE;
 
 #[test]
 fn a_spawned_panic_goes_to_the_panic_handler() {

@@ -11,8 +11,8 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-/// A failure detector only: a test that works never waits this long.
-const PATIENCE: Duration = Duration::from_secs(30);
+mod common;
+use common::PATIENCE;
 
 /// Start and exit counts of a pool's workers, from its handlers.
 #[derive(Clone, Default)]

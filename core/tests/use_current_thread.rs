@@ -9,8 +9,8 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-/// A failure detector only: a test that works never waits this long.
-const PATIENCE: Duration = Duration::from_secs(30);
+mod common;
+use common::PATIENCE;
 
 #[test]
 fn the_building_thread_is_worker_zero() {

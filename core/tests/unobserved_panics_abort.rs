@@ -1,8 +1,7 @@
 //! A panic that nobody can observe aborts the process, as
 //! `ThreadPoolBuilder::panic_handler` documents. Each check runs this test
 //! binary again as a child process (selected by an environment variable)
-//! and looks at how the child ended. Found by running cargo-mutants over
-//! `core/src` (see `docs/cargo-mutants.md`).
+//! and looks at how the child ended.
 #![cfg(not(any(loom, shuttle)))]
 #![cfg(unix)]
 
@@ -12,7 +11,7 @@ use std::process::Command;
 use std::thread;
 use std::time::Duration;
 
-const CHILD: &str = "DROWSE_CARGO_MUTANTS_ABORT_CHILD";
+const CHILD: &str = "DROWSE_UNOBSERVED_PANIC_CHILD";
 /// How long a child waits for the abort before it exits normally.
 const GRACE: Duration = Duration::from_secs(5);
 const SIGABRT: i32 = 6;

@@ -1,8 +1,7 @@
 //! `RAYON_NUM_THREADS` and `RAYON_RS_NUM_CPUS`, alone in their own test
 //! binary: the tests set the variables, and no other test may read the
 //! environment meanwhile. The tests share the variables, so they hold a lock
-//! while they run. Found by running
-//! cargo-mutants over `core/src` (see `docs/cargo-mutants.md`).
+//! while they run.
 #![cfg(not(any(loom, shuttle)))]
 
 use drowse::ThreadPoolBuilder;
