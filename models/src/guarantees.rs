@@ -83,6 +83,11 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         // the queues (lemma 10).
         "injected_job_waits_for_another_injected_job",
         "searcher_leaves_with_an_injected_job_queued",
+        // Property 10: the owner's own deque and repeated posts
+        // (models/src/join_halves.rs argues each).
+        "join_half_published_at_next_join",
+        "join_halves_published_before_a_wait",
+        "nested_join_halves_run_once",
     ];
     const SC: &[&str] = &[
         "internal_job_is_found",
@@ -100,6 +105,9 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "blocked_jobs_wait_for_an_injected_job",
         "blocked_scope_waits_for_installs",
         "blocked_job_waits_for_an_internal_job",
+        // Property 10 on rayon-core's shape: the published half is an
+        // internal job whose pusher blocks (lemma 5 (c)).
+        "join_half_taken_on_a_fresh_pool",
     ];
     if str_eq(name, "join_latch_wakes_owner") {
         // With two or more jobs, `a` blocks outside the pool until the
@@ -185,6 +193,7 @@ mod test {
             include_str!("fifo.rs"),
             include_str!("countdown.rs"),
             include_str!("blocking.rs"),
+            include_str!("join_halves.rs"),
         ];
         let mut seen = 0;
         for source in sources {

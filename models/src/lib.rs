@@ -43,6 +43,11 @@
 //!    [`blocked_scope_waits_for_installs`],
 //!    [`blocked_job_waits_for_an_internal_job`] (under SC: their blocked
 //!    jobs include an internal one);
+//! 10. private join halves: a half another worker could take is published
+//!     ([`join_half_published_at_next_join`], and under SC
+//!     [`join_half_taken_on_a_fresh_pool`]), every private half before its
+//!     owner waits ([`join_halves_published_before_a_wait`]), and each half
+//!     runs once ([`nested_join_halves_run_once`]);
 //!
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
@@ -60,6 +65,7 @@ pub mod entry_points;
 pub mod fifo;
 pub mod global_pool;
 pub mod guarantees;
+pub mod join_halves;
 pub mod latch_kinds;
 pub mod protocols;
 pub mod scenarios;
@@ -70,5 +76,6 @@ pub use countdown::*;
 pub use entry_points::*;
 pub use fifo::*;
 pub use global_pool::*;
+pub use join_halves::*;
 pub use latch_kinds::*;
 pub use scenarios::*;

@@ -1,0 +1,49 @@
+#![cfg(loom)]
+//! Property 10 under C11: private join halves (models/src/join_halves.rs).
+//! A half that another worker could take is published, by a later join of
+//! its owner at the latest; every private half is published before its
+//! owner waits; each half runs once, private or published. Each scenario's
+//! prediction holds under C++20 (argued beside it). The rayon-core shape in
+//! which the first half blocks outside the pool until the second has run is
+//! SC-only (an internal job whose pusher blocks, lemma 5 (c)) and is
+//! shuttle's (`shuttle-tests/tests/p10_join_halves.rs`).
+
+use drowse_loom_tests::Check;
+use drowse_models::{
+    join_half_published_at_next_join, join_halves_published_before_a_wait,
+    nested_join_halves_run_once, Config,
+};
+
+#[test]
+fn join_half_published_at_next_join_2w() {
+    let config = Config::new(2);
+    Check::new("10", "join_half_published_at_next_join", config)
+        .bound(1)
+        .run(move || join_half_published_at_next_join(config));
+}
+
+#[test]
+fn join_halves_published_before_a_wait_1w() {
+    let config = Config::new(1);
+    Check::new("10", "join_halves_published_before_a_wait", config)
+        .bound(2)
+        .run(move || join_halves_published_before_a_wait(config));
+}
+
+#[test]
+fn join_halves_published_before_a_wait_2w() {
+    let config = Config::new(2);
+    Check::new("10", "join_halves_published_before_a_wait", config)
+        .bound(1)
+        .run(move || join_halves_published_before_a_wait(config));
+}
+
+#[test]
+fn nested_join_halves_run_once_2w() {
+    let config = Config::new(2);
+    Check::new("10", "nested_join_halves_run_once", config)
+        .bound(1)
+        .with("installers", 1)
+        .with("depth", 2)
+        .run(move || nested_join_halves_run_once(config, 1, 2));
+}

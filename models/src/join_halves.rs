@@ -1,0 +1,184 @@
+//! Property 10: private join halves. `join` keeps its second half where
+//! only its own thread sees it while no other worker could take it, and
+//! publishes it (as a job on its deque) when one could
+//! (`WorkerThread::push_join_half`; docs/proof.md, "Private join halves").
+//! What users rely on, and what each scenario here checks:
+//!
+//! - a half that another worker could take is published: by the join
+//!   itself when some worker is searching, asleep or not yet started, or
+//!   else by its owner's next join ([`join_half_published_at_next_join`],
+//!   [`join_half_taken_on_a_fresh_pool`]);
+//! - every private half is published before its owner waits, so that a
+//!   wait never sits on work only it could see
+//!   ([`join_halves_published_before_a_wait`]);
+//! - each half runs exactly once, private or published, and nothing is
+//!   left when the pool shuts down ([`nested_join_halves_run_once`]).
+
+use crate::scenarios::{shutdown_at_rest, Config, Countdown, RunCounts};
+use drowse::sync::atomic::{AtomicBool, Ordering};
+use drowse::sync::{thread, Arc};
+
+/// A job inside the pool runs `join(a, b)`, where `a` loops until `b` has
+/// run, calling `join` on two empty closures and yielding each time round,
+/// and `b` raises a flag. Nothing else runs, so the other workers are
+/// searching, asleep or starting: `b` must be published (by the outer
+/// join, or by one of `a`'s joins, whose first publication is the oldest
+/// private half, `b`) and taken by another worker, or `a` never ends.
+/// Needs at least two workers.
+///
+/// Why it must happen under C++20: each of `a`'s joins asks
+/// `Sleep::may_have_takers`, which reads the other workers' first-search
+/// count (`Acquire`) and the counters (`SeqCst`); the other workers' first
+/// searches and their inactive counts are stores that become visible to
+/// those loads (C++20's progress rule for atomic stores), after which each
+/// join publishes: the first one `b`, every later one its own empty half,
+/// each a post that wakes a counted sleeper. So a worker that overlooked
+/// `b`'s post while falling asleep (the accepted overlook, lemma 5 (c)) is
+/// woken by a later post; a woken or searching worker steals the oldest
+/// job of the owner's deque, which is `b` (the owner takes its empty
+/// halves back from the other end). `b` then runs on that worker, once.
+pub fn join_half_published_at_next_join(config: Config) {
+    assert!(config.workers >= 2, "a worker to take b: {config:?}");
+    let pool = config.pool();
+    let runs = RunCounts::new(1);
+    let b_ran = AtomicBool::new(false);
+    let ((), b_migrated) = pool.install(|| {
+        drowse::join_context(
+            |_| {
+                while !b_ran.load(Ordering::Acquire) {
+                    let ((), ()) = drowse::join(|| (), || ());
+                    thread::yield_now();
+                }
+            },
+            |context| {
+                runs.ran(0);
+                b_ran.store(true, Ordering::Release);
+                context.migrated()
+            },
+        )
+    });
+    // `a` ran on the owner until `b` had run, so `b` ran elsewhere.
+    assert!(b_migrated, "b ran on the thread that waited for it");
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
+/// rayon-core's own shape: on a fresh pool, a job runs `join(a, b)` where
+/// `a` blocks (outside the pool: a condvar) until `b` has run. Nothing but
+/// `b` can release `a`, so `b` must be published at the join: every other
+/// worker is then starting, searching or asleep, and `may_have_takers`
+/// counts each (a worker still starting through the first-search count).
+/// Needs at least two workers.
+///
+/// This holds under SC only: `b` is an internal job whose pusher then
+/// blocks, and under C11 its post may write nothing and be overlooked by a
+/// worker falling asleep (lemma 5 (c), as in rayon-core): shuttle's.
+pub fn join_half_taken_on_a_fresh_pool(config: Config) {
+    assert!(config.workers >= 2, "a worker to take b: {config:?}");
+    let pool = config.pool();
+    let runs = RunCounts::new(2);
+    let b_ran = Countdown::default();
+    let (a_migrated, b_migrated) = pool.install(|| {
+        drowse::join_context(
+            |context| {
+                b_ran.wait_for(1);
+                runs.ran(0);
+                context.migrated()
+            },
+            |context| {
+                runs.ran(1);
+                b_ran.tick();
+                context.migrated()
+            },
+        )
+    });
+    // `a` is blocked until `b` has run, so `b` ran on another worker.
+    assert_eq!((a_migrated, b_migrated), (false, true));
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
+/// A job runs `join(a, b)` where `a` opens a scope whose one spawned job
+/// blocks until `b` has run. The scope's owner waits for that job; `b` is
+/// below it on the same stack. The owner must publish `b` before it waits
+/// (`WorkerThread::wait_until`): then either another worker steals it, or
+/// the owner, which takes its own newest job first, runs `b` before it
+/// could take the spawned job and block in it. Any pool size, one worker
+/// included.
+///
+/// Why it must happen under C++20: the publication and the owner's take
+/// are operations of one thread on its own deque, in program order; a
+/// thief takes a job at most once (the deque's guarantee), and whoever
+/// runs `b` releases the blocked job through a condvar. No wake-up is
+/// needed for progress: the owner is awake and runs `b` itself unless it
+/// was taken.
+pub fn join_halves_published_before_a_wait(config: Config) {
+    let pool = config.pool();
+    let runs = RunCounts::new(2);
+    let b_ran = Countdown::default();
+    pool.install(|| {
+        drowse::join(
+            || {
+                drowse::scope(|scope| {
+                    scope.spawn(|_| {
+                        b_ran.wait_for(1);
+                        runs.ran(0);
+                    });
+                });
+            },
+            || {
+                runs.ran(1);
+                b_ran.tick();
+            },
+        )
+    });
+    runs.assert_each_ran_once();
+    shutdown_at_rest(pool);
+}
+
+/// `installers` outside threads each install a job that runs a join tree
+/// of depth `depth` (every node a `join`, every leaf counted), so that halves are
+/// kept private while both owners are busy and published when a worker is
+/// idle, in every mix the schedule makes. Every leaf runs exactly once,
+/// each tree returns its leaf count, and the pool shuts down at rest: no
+/// half is lost, run twice, or left behind. Any pool size.
+///
+/// Why it must happen under C++20: a private half is run by its owner when
+/// its join ends; a published one is taken at most once (the deque) and
+/// its join waits for its latch (lemma 4, C++20). Nothing here waits on
+/// another thread's internal job from outside the pool.
+pub fn nested_join_halves_run_once(config: Config, installers: usize, depth: u32) {
+    let pool = Arc::new(config.pool());
+    let leaves = 1usize << depth;
+    let runs = Arc::new(RunCounts::new(installers * leaves));
+    let installers: Vec<_> = (0..installers)
+        .map(|tree| {
+            let pool = Arc::clone(&pool);
+            let runs = Arc::clone(&runs);
+            thread::spawn(move || {
+                let counted = pool.install(|| join_tree(&runs, tree * leaves, depth));
+                assert_eq!(counted, leaves, "tree {tree} lost leaves");
+            })
+        })
+        .collect();
+    for installer in installers {
+        installer.join().expect("an installer");
+    }
+    runs.assert_each_ran_once();
+    let pool = Arc::try_unwrap(pool).unwrap_or_else(|_| unreachable!("the installers ended"));
+    shutdown_at_rest(pool);
+}
+
+/// Counts leaves `first..first + 2^depth` of a join tree, each once.
+fn join_tree(runs: &RunCounts, first: usize, depth: u32) -> usize {
+    if depth == 0 {
+        runs.ran(first);
+        return 1;
+    }
+    let half = 1usize << (depth - 1);
+    let (left, right) = drowse::join(
+        || join_tree(runs, first, depth - 1),
+        || join_tree(runs, first + half, depth - 1),
+    );
+    left + right
+}
