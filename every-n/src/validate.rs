@@ -195,6 +195,36 @@ impl Real {
     }
 }
 
+/// The transitions of the model a recorded step may be: by name.
+#[derive(Clone, Copy)]
+enum Named<'a> {
+    /// The transition of exactly this name.
+    Exactly(&'a str),
+    /// The transitions whose names start with this one (the model splits
+    /// a step into cases).
+    StartingWith(&'a str),
+    /// The transitions whose names start with this one and that the
+    /// function accepts.
+    Where(&'a str, &'a dyn Fn(&str) -> bool),
+}
+
+impl Named<'_> {
+    fn accepts(&self, transition: &str) -> bool {
+        match *self {
+            Named::Exactly(name) => transition == name,
+            Named::StartingWith(name) => transition.starts_with(name),
+            Named::Where(name, also) => transition.starts_with(name) && also(transition),
+        }
+    }
+
+    /// The step's name, for reports.
+    fn name(&self) -> &str {
+        match *self {
+            Named::Exactly(name) | Named::StartingWith(name) | Named::Where(name, _) => name,
+        }
+    }
+}
+
 /// Outside threads between their push and their post, by what their push
 /// read (the model's `injecting_into_empty`, `injecting_into_nonempty`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -825,8 +855,7 @@ impl Validator {
         let marks = self.marks.clone();
         let now = QueueCheck::In(self.now());
         self.take_with(
-            &|n| n.starts_with(prefix),
-            prefix,
+            Named::StartingWith(prefix),
             phases,
             real,
             Some(tok),
@@ -842,8 +871,7 @@ impl Validator {
     #[allow(clippy::too_many_arguments)]
     fn take_deciding_wake_ups(
         &mut self,
-        filter: &dyn Fn(&str) -> bool,
-        name: &str,
+        names: Named<'_>,
         phases: Vec<Phase>,
         real: Real,
         queues: Queues,
@@ -853,8 +881,7 @@ impl Validator {
     ) -> Result<(), String> {
         let marks = self.marks.clone();
         let candidates = self.take_with(
-            filter,
-            name,
+            names,
             phases,
             real,
             None,
@@ -875,7 +902,7 @@ impl Validator {
         Ok(())
     }
 
-    /// As `take`, among the transitions whose names `filter` accepts, to
+    /// As `take`, among the transitions `names` accepts, to
     /// the queues `queues`, their queue guards checked as `check` says.
     /// With `tok` `None` the transition may change the wake-ups in flight
     /// by any amount and the validator's count stays: the result is every
@@ -883,8 +910,7 @@ impl Validator {
     /// (a post or finder whose wake-ups are recorded later, by `WakeLoop`).
     fn take_with(
         &mut self,
-        filter: &dyn Fn(&str) -> bool,
-        prefix: &str,
+        names: Named<'_>,
         phases: Vec<Phase>,
         real: Real,
         tok: Option<i64>,
@@ -923,7 +949,7 @@ impl Validator {
         };
         let transitions: &'static [Projected] = self.transitions;
         let mut matched = Vec::new();
-        for t in transitions.iter().filter(|t| filter(&t.name)) {
+        for t in transitions.iter().filter(|t| names.accepts(&t.name)) {
             let Some(mut next) = next_of(t) else {
                 continue;
             };
@@ -942,7 +968,7 @@ impl Validator {
             // Only now the report: what each transition of that name does.
             let tried: Vec<String> = transitions
                 .iter()
-                .filter(|t| filter(&t.name))
+                .filter(|t| names.accepts(&t.name))
                 .map(|t| match next_of(t) {
                     None if t.guard.iter().all(|a| a.holds(&env)) => {
                         format!("  {}: its queue guard fails ({check:?})", t.name)
@@ -952,8 +978,9 @@ impl Validator {
                 })
                 .collect();
             return Err(format!(
-                "the step `{prefix}` left the model.\n  abstract state before: {}\n  \
+                "the step `{}` left the model.\n  abstract state before: {}\n  \
                  the code's state after: {}\n  transitions of that name:\n{}",
+                names.name(),
                 Self::show(&before),
                 Self::show(&after),
                 if tried.is_empty() {
@@ -1289,8 +1316,7 @@ impl Validator {
                 );
                 let name = "Registry::terminate";
                 self.take_with(
-                    &|n| n == name,
-                    name,
+                    Named::Exactly(name),
                     phases,
                     real,
                     tok,
@@ -1320,8 +1346,7 @@ impl Validator {
                     self.queues,
                 );
                 self.take_with(
-                    &|n| n == name,
-                    &name,
+                    Named::Exactly(&name),
                     phases,
                     real,
                     tok,
@@ -1365,11 +1390,15 @@ impl Validator {
                 } else {
                     "queue was not empty"
                 };
-                let filter = |n: &str| {
-                    n.starts_with(name.as_str()) && (n.contains(case) || n.contains("no sleeper"))
-                };
+                let case = |n: &str| n.contains(case) || n.contains("no sleeper");
                 self.take_deciding_wake_ups(
-                    &filter, &name, phases, real, queues, thread, true, None,
+                    Named::Where(&name, &case),
+                    phases,
+                    real,
+                    queues,
+                    thread,
+                    true,
+                    None,
                 )?;
                 Ok(())
             }
@@ -1393,8 +1422,7 @@ impl Validator {
                 let at_push = QueueCheck::In(QueueBox::point(m.before, self.internal()));
                 let marks = self.marks.clone();
                 let exact = self.take_with(
-                    &|n| n == name,
-                    name,
+                    Named::Exactly(name),
                     phases.clone(),
                     real,
                     tok,
@@ -1409,8 +1437,7 @@ impl Validator {
                     // here; the post's case (what the push read) is checked.
                     Err(_) if (m.before == 0) != was_empty => {
                         self.take_with(
-                            &|n| n == name,
-                            name,
+                            Named::Exactly(name),
                             phases,
                             real,
                             tok,
@@ -1435,8 +1462,7 @@ impl Validator {
                 let tok = Some(self.wakes_in_flight);
                 let real = self.abstract_real();
                 self.take_with(
-                    &|n| n == name,
-                    &name,
+                    Named::Exactly(&name),
                     phases,
                     real,
                     tok,
@@ -1474,8 +1500,7 @@ impl Validator {
                         let tok = Some(self.wakes_in_flight);
                         let real = self.abstract_real();
                         self.take_with(
-                            &|n| n == name,
-                            name,
+                            Named::Exactly(name),
                             phases,
                             real,
                             tok,
@@ -1529,8 +1554,7 @@ impl Validator {
                 );
                 let (phases, queues) = (self.phases.clone(), self.queues);
                 self.take_deciding_wake_ups(
-                    &|n| n.starts_with(&name),
-                    &name,
+                    Named::StartingWith(&name),
                     phases,
                     real,
                     queues,
@@ -1607,8 +1631,7 @@ impl Validator {
                     let now = QueueCheck::In(self.now());
                     return self
                         .take_with(
-                            &|n| n == name,
-                            &name,
+                            Named::Exactly(&name),
                             phases,
                             real,
                             tok,
@@ -1699,7 +1722,6 @@ impl Validator {
                         )?;
                         let queues = self.queues;
                         let name = format!("{prefix}, takes from {}", source.var());
-                        let filter = |n: &str| n.starts_with(&name);
                         // `finder_wakes` and the hand-off decide after more
                         // scheduling points (their queue loads); the model
                         // adds the wake-ups with the decrement. Counting
@@ -1711,8 +1733,7 @@ impl Validator {
                         // The queue guards are checked then too, on the
                         // lengths the queues had meanwhile (`owe`).
                         self.take_deciding_wake_ups(
-                            &filter,
-                            &name,
+                            Named::StartingWith(&name),
                             phases,
                             real,
                             queues,
@@ -1740,8 +1761,7 @@ impl Validator {
                             let b = QueueCheck::In(self.window_box(&window, false));
                             let (queues, marks) = (self.queues, self.marks.clone());
                             self.take_with(
-                                &|n| n.starts_with(&prefix),
-                                &prefix,
+                                Named::StartingWith(&prefix),
                                 phases,
                                 real,
                                 Some(tok),
@@ -1824,8 +1844,7 @@ impl Validator {
         } else {
             let (queues, marks) = (self.queues, self.marks.clone());
             self.take_with(
-                &|n| n.starts_with(prefix),
-                prefix,
+                Named::StartingWith(prefix),
                 phases,
                 real,
                 Some(tok),
@@ -1884,8 +1903,7 @@ impl Validator {
             );
             let queues = self.queues;
             self.take_with(
-                &|n| n == name,
-                &name,
+                Named::Exactly(&name),
                 phases,
                 real,
                 Some(tok),
@@ -2012,8 +2030,7 @@ impl Validator {
             self.queues,
         );
         self.take_with(
-            &|n| n == name,
-            &name,
+            Named::Exactly(&name),
             phases,
             real,
             tok,
@@ -2072,8 +2089,7 @@ impl Validator {
         };
         let (tok, queues) = (Some(self.wakes_in_flight), self.queues);
         self.take_with(
-            &|n| n == name,
-            &name,
+            Named::Exactly(&name),
             phases,
             real,
             tok,
