@@ -9,7 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 mod common;
-use common::{fib, fib_sequential, scaled, wait_until_all_asleep, PATIENCE};
+use common::{fib, fib_sequential, named_pool, scaled, wait_until_all_asleep, PATIENCE};
 
 #[test]
 fn install_returns_the_value() {
@@ -170,14 +170,7 @@ fn install_from_a_worker_of_the_same_pool_runs_in_place() {
 fn spawn_into_another_pool_runs_there() {
     // `ThreadPool::spawn` called on a worker of pool `a` runs the job on a
     // thread of pool `b`, not on the calling worker.
-    let named = |prefix: &'static str| {
-        ThreadPoolBuilder::new()
-            .num_threads(1)
-            .thread_name(move |index| format!("{prefix}-{index}"))
-            .build()
-            .unwrap()
-    };
-    let (a, b) = (named("a"), named("b"));
+    let (a, b) = (named_pool("a"), named_pool("b"));
     let (sender, receiver) = mpsc::channel();
     a.install(|| {
         b.spawn(move || {

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::Duration;
 
 mod common;
-use common::PATIENCE;
+use common::{named_pool, PATIENCE};
 
 /// Start and exit counts of a pool's workers, from its handlers.
 #[derive(Clone, Default)]
@@ -329,15 +329,8 @@ fn shutdown_and_wait_from_another_pools_worker_runs_that_pools_jobs() {
     // into `a` has run. Only `a`'s worker can run that job, and it is
     // waiting: it must keep running `a`'s jobs while it waits. (If it
     // blocked, `b`'s job would give up after PATIENCE and report it.)
-    let named = |prefix: &'static str| {
-        ThreadPoolBuilder::new()
-            .num_threads(1)
-            .thread_name(move |index| format!("{prefix}-{index}"))
-            .build()
-            .unwrap()
-    };
-    let a = Arc::new(named("a"));
-    let b = named("b");
+    let a = Arc::new(named_pool("a"));
+    let b = named_pool("b");
     let (go_sender, go_receiver) = mpsc::channel::<()>();
     let (outcome_sender, outcome_receiver) = mpsc::channel();
     let a_for_b = Arc::clone(&a);

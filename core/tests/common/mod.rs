@@ -29,6 +29,15 @@ pub fn pool(num_threads: usize) -> ThreadPool {
         .unwrap()
 }
 
+/// A pool of one worker, named `<prefix>-0`.
+pub fn named_pool(prefix: &'static str) -> ThreadPool {
+    ThreadPoolBuilder::new()
+        .num_threads(1)
+        .thread_name(move |index| format!("{prefix}-{index}"))
+        .build()
+        .unwrap()
+}
+
 /// Polls `pool`'s sleep counters (each snapshot checked) until `sleeping`
 /// workers are asleep, and returns that snapshot; panics after [`PATIENCE`]
 /// (idle workers fall asleep after a few microseconds of finding nothing).
