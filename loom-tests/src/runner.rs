@@ -1,6 +1,6 @@
 //! The shared runner: one loom check, its result line, its environment.
 
-use drowse_models::{panic_message, CheckName, Checker, Config};
+use drowse_models::{panic_message, CheckName, Checker};
 use std::any::Any;
 use std::cell::RefCell;
 use std::panic;
@@ -36,37 +36,12 @@ impl Checker for Check {
         &mut self.name
     }
 
-    fn run<F>(&self, scenario: F) -> usize
-    where
-        F: Fn() + Send + Sync + 'static,
-    {
-        Check::run(self, scenario)
-    }
-}
-
-impl Check {
-    /// [`Checker::new`], here so that a test needs no trait import.
-    pub fn new(property: &'static str, test: &'static str, config: Config) -> Check {
-        Checker::new(property, test, config)
-    }
-
-    /// [`Checker::with`], here so that a test needs no trait import.
-    pub fn with(self, key: &str, value: impl std::fmt::Display) -> Check {
-        Checker::with(self, key, value)
-    }
-
-    /// At preemption bound `bound` (unless `LOOM_MAX_PREEMPTIONS` is set).
-    pub fn bound(mut self, bound: usize) -> Check {
-        self.default_bound = bound;
-        self
-    }
-
     /// Explores `scenario` under every interleaving within the bound and
     /// prints the result line (`result=incomplete` when `LOOM_MAX_DURATION`
     /// or `LOOM_MAX_PERMUTATIONS` ended the search first). Panics (loom's
     /// report printed before) if an execution fails; a deadlock aborts the
     /// process. Returns the number of executions.
-    pub fn run<F>(&self, scenario: F) -> usize
+    fn run<F>(&self, scenario: F) -> usize
     where
         F: Fn() + Send + Sync + 'static,
     {
@@ -119,6 +94,14 @@ impl Check {
     }
 }
 
+impl Check {
+    /// At preemption bound `bound` (unless `LOOM_MAX_PREEMPTIONS` is set).
+    pub fn bound(mut self, bound: usize) -> Check {
+        self.default_bound = bound;
+        self
+    }
+}
+
 /// The preemption bound: `LOOM_MAX_PREEMPTIONS` if set, else `default`.
 ///
 /// # Panics
@@ -132,7 +115,7 @@ pub fn preemption_bound(default: usize) -> usize {
     }
 }
 
-/// Serializes the checks of one test binary; see [`Check::run`].
+/// Serializes the checks of one test binary; see `Checker::run`.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 struct Current {

@@ -18,6 +18,7 @@
 
 use drowse_loom_tests::Check;
 use drowse_models::global_pool::{self, WorkerTally};
+use drowse_models::Checker;
 use drowse_models::Config;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -4,6 +4,7 @@
 //! never mistakes its own announcement for new work.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{no_self_inflicted_wakeups, no_self_inflicted_wakeups_from_sleep, Config};
 
 /// One worker, one job injected with `install`: at most one abandoned sleep.

@@ -9,6 +9,7 @@
 //! shuttle's (`shuttle-tests/tests/p10_join_halves.rs`).
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     join_half_published_at_next_join, join_halves_published_before_a_wait,
     nested_join_halves_run_once, Config,

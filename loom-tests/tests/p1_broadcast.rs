@@ -15,6 +15,7 @@
 //! on this machine) and passes.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{broadcast_racing_sleep, broadcast_to_sleeping_workers, Config};
 
 #[test]

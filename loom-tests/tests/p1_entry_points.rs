@@ -18,6 +18,7 @@
 //! fail `current_thread_is_worker_zero_2w`.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     current_thread_is_worker_zero, in_place_scope_from_outside,
     in_place_scope_wakes_sleeping_workers, yield_runs_pending_jobs, Config,

@@ -24,6 +24,7 @@
 //! `spawn_fifo_order_2w` did not finish in 200 s.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     scope_fifo_order, spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers,
     spawn_fifo_order, spawn_fifo_to_sleeping_workers, Config,

@@ -18,6 +18,7 @@
 //! models") never returns such a store to that search.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     concurrent_injectors, injected_jobs, injected_jobs_beside_blocked_worker, install_from_outside,
     Config,

@@ -7,6 +7,7 @@
 //! deadlock would abort every test beside it.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{install_from_outside, Config};
 
 #[test]

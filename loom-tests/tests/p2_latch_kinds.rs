@@ -14,6 +14,7 @@
 //! latch rather than on a terminate latch.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     cross_pool_latch_wakes_sleeping_owner, join_latch_set_while_owner_falls_asleep,
     join_latch_wakes_sleeping_owner, lock_latch_wakes_outside_thread,

@@ -5,6 +5,7 @@
 //! deadlock).
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     cross_pool_latch_outlives_owner_pool, cross_pool_latch_wakes_owner, join_latch_wakes_owner,
     scope_latch_wakes_owner, Config,

@@ -7,6 +7,7 @@
 //! built with `jobs_event_counter_bits(1)` and `(2)`.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{injected_jobs, injected_jobs_beside_blocked_worker, Config};
 
 #[test]

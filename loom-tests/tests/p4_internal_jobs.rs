@@ -31,6 +31,7 @@
 //! not run here. `p4_internal_rollover.rs` is the search at a one-bit JEC.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     internal_job_after_sleepy_announcement_is_found, internal_job_overlooked_after_own_push_pop,
     Config,

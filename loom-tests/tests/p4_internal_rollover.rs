@@ -31,6 +31,7 @@
 //! `p4_internal_jobs.rs`.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{internal_job_is_found, Config};
 
 #[test]

@@ -7,6 +7,7 @@
 //! would be seen still counted.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{concurrent_injectors_keep_counts_exact, Config};
 
 /// One injector, one snapshot, at bound 3: the snapshot can fall between

@@ -9,6 +9,7 @@
 //! observer while the pool works.
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{snapshots_while_running, Config};
 
 #[test]

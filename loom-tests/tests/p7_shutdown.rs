@@ -8,6 +8,7 @@
 //! stopped countdown instead of joining threads (models/src/countdown.rs).
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     shutdown_on_the_building_thread_without_handles, shutdown_while_busy, shutdown_without_handles,
     Config,

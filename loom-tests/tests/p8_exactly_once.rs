@@ -7,6 +7,7 @@
 //! printing the seeded panic in every execution.)
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{join_panic_reaches_caller, Config};
 
 #[test]

@@ -18,6 +18,7 @@
 //! workers, and the exact checker decides the fence (`hand_off_*` shapes).
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{injected_job_waits_for_another_injected_job, Config};
 
 #[test]

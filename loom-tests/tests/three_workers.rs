@@ -18,6 +18,7 @@
 //! process, with a time cap (`LOOM_MAX_DURATION`).
 
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{
     concurrent_injectors_keep_counts_exact, injected_jobs, injected_jobs_beside_blocked_worker,
     install_from_outside, join_latch_wakes_owner, join_latch_wakes_sleeping_owner, Config,

@@ -20,6 +20,7 @@
 
 use drowse_loom_tests::trace::{report, Validation};
 use drowse_loom_tests::Check;
+use drowse_models::Checker;
 use drowse_models::{injected_jobs, Config};
 
 #[test]

@@ -1,6 +1,6 @@
 //! The shared runner: one shuttle check, its result line, its environment.
 
-use drowse_models::{panic_message, CheckName, Checker, Config};
+use drowse_models::{panic_message, CheckName, Checker};
 use shuttle::scheduler::{
     PctScheduler, RandomScheduler, ReplayScheduler, Scheduler as ShuttleScheduler,
 };
@@ -64,51 +64,10 @@ impl Checker for Check {
         &mut self.name
     }
 
-    fn run<F>(&self, scenario: F) -> usize
-    where
-        F: Fn() + Send + Sync + 'static,
-    {
-        Check::run(self, scenario)
-    }
-}
-
-impl Check {
-    /// [`Checker::new`], here so that a test needs no trait import.
-    pub fn new(property: &'static str, test: &'static str, config: Config) -> Check {
-        Checker::new(property, test, config)
-    }
-
-    /// [`Checker::with`], here so that a test needs no trait import.
-    pub fn with(self, key: &str, value: impl std::fmt::Display) -> Check {
-        Checker::with(self, key, value)
-    }
-
-    /// Under `scheduler`.
-    pub fn scheduler(mut self, scheduler: Scheduler) -> Check {
-        self.scheduler = scheduler;
-        self
-    }
-
-    /// Under PCT of depth `depth`.
-    pub fn pct(self, depth: usize) -> Check {
-        self.scheduler(Scheduler::pct(depth))
-    }
-
-    /// Under the random scheduler.
-    pub fn random(self) -> Check {
-        self.scheduler(Scheduler::Random)
-    }
-
-    /// `iterations` executions by default.
-    pub fn iterations(mut self, iterations: usize) -> Check {
-        self.default_iterations = iterations;
-        self
-    }
-
     /// Runs `scenario` under the scheduler; prints the result line. Panics
     /// (with shuttle's failing schedule printed before) if an execution fails.
     /// Returns the number of executions.
-    pub fn run<F>(&self, scenario: F) -> usize
+    fn run<F>(&self, scenario: F) -> usize
     where
         F: Fn() + Send + Sync + 'static,
     {
@@ -147,6 +106,30 @@ impl Check {
                 panic::resume_unwind(payload)
             }
         }
+    }
+}
+
+impl Check {
+    /// Under `scheduler`.
+    pub fn scheduler(mut self, scheduler: Scheduler) -> Check {
+        self.scheduler = scheduler;
+        self
+    }
+
+    /// Under PCT of depth `depth`.
+    pub fn pct(self, depth: usize) -> Check {
+        self.scheduler(Scheduler::pct(depth))
+    }
+
+    /// Under the random scheduler.
+    pub fn random(self) -> Check {
+        self.scheduler(Scheduler::Random)
+    }
+
+    /// `iterations` executions by default.
+    pub fn iterations(mut self, iterations: usize) -> Check {
+        self.default_iterations = iterations;
+        self
     }
 }
 

@@ -18,6 +18,7 @@
 //! prints a result line for each.
 
 use drowse_models::global_pool::{self, WorkerTally};
+use drowse_models::Checker;
 use drowse_models::Config;
 use drowse_shuttle_tests::Check;
 use shuttle::sync::{Arc, Condvar, Mutex};

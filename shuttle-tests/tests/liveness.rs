@@ -5,6 +5,7 @@
 //! (With more workers one post may legitimately make each of them abandon
 //! once, so the scenario's bound of one holds for a single worker only.)
 
+use drowse_models::Checker;
 use drowse_models::{no_self_inflicted_wakeups, Config};
 use drowse_shuttle_tests::{scenarios, Check};
 

@@ -7,6 +7,7 @@
 //! stranded (a stranded job is a deadlock, which shuttle reports); every
 //! scenario also checks run counts and the resting state after shutdown.
 
+use drowse_models::Checker;
 use drowse_models::{install_from_outside, nested_join_scope, Config};
 use drowse_shuttle_tests::Check;
 

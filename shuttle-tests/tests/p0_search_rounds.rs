@@ -8,6 +8,7 @@
 //! Each round is a search of every queue and a yield, so an execution is
 //! about 30 times longer than with one round; hence fewer iterations.
 
+use drowse_models::Checker;
 use drowse_models::{internal_job_is_found, join_latch_wakes_sleeping_owner, Config};
 use drowse_shuttle_tests::{scenarios, Check};
 

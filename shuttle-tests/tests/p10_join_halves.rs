@@ -8,6 +8,7 @@
 //! first half blocks until the second has run, on a fresh pool) and holds
 //! under SC.
 
+use drowse_models::Checker;
 use drowse_models::{
     join_half_published_at_next_join, join_half_taken_on_a_fresh_pool,
     join_halves_published_before_a_wait, nested_join_halves_run_once, Config,

@@ -5,6 +5,7 @@
 //! `final_look_skips_broadcasts` mutant reopens). A stranded broadcast job
 //! shows as a deadlock.
 
+use drowse_models::Checker;
 use drowse_models::{broadcast_racing_sleep, broadcast_to_sleeping_workers, Config};
 use drowse_shuttle_tests::Check;
 

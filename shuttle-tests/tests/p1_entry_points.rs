@@ -12,6 +12,7 @@
 //! `outside_scope_skips_wait`, `current_thread_counted_as_handed_out`,
 //! `current_thread_not_worker_zero`.
 
+use drowse_models::Checker;
 use drowse_models::{
     current_thread_is_worker_zero, in_place_scope_from_outside,
     in_place_scope_wakes_sleeping_workers, yield_runs_pending_jobs, Config,

@@ -8,6 +8,7 @@
 //! `push_fifo_skips_post`, `spawn_fifo_pushes_job_itself` and
 //! `scope_fifo_pushes_job_itself` (`ci/mutants.d/`) fail here.
 
+use drowse_models::Checker;
 use drowse_models::{
     scope_fifo_order, spawn_fifo_from_outside, spawn_fifo_from_worker_beside_sleepers,
     spawn_fifo_order, spawn_fifo_to_sleeping_workers, Config,

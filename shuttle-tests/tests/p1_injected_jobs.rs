@@ -14,6 +14,7 @@
 //! `drowse_shuttle_tests::scenarios::injected_jobs`): the models version's
 //! bound on abandoned sleeps holds for one worker only.
 
+use drowse_models::Checker;
 use drowse_models::{concurrent_injectors, install_from_outside, Config};
 use drowse_shuttle_tests::{scenarios, Check};
 

@@ -6,6 +6,7 @@
 //! `install`, before any terminate latch is set. Each test kills the mutant
 //! of `ci/mutants.d/` that breaks its latch kind alone.
 
+use drowse_models::Checker;
 use drowse_models::{
     cross_pool_latch_wakes_sleeping_owner, join_latch_wakes_sleeping_owner,
     lock_latch_wakes_outside_thread, scope_latch_wakes_sleeping_owner, Config,

@@ -4,6 +4,7 @@
 //! to sleep waiting; whoever sets the latch must wake it. A missed wake-up is
 //! a deadlock.
 
+use drowse_models::Checker;
 use drowse_models::{
     cross_pool_latch_outlives_owner_pool, cross_pool_latch_wakes_owner, join_latch_wakes_owner,
     scope_latch_wakes_owner, Config,

@@ -10,6 +10,7 @@
 //! fences themselves are loom's to check (`no_inject_fence` and
 //! `no_sleep_fence` survive every shuttle test).
 
+use drowse_models::Checker;
 use drowse_models::Config;
 use drowse_shuttle_tests::{scenarios, Check};
 

@@ -18,6 +18,7 @@
 //! `--ignored`) checks that at one and two bits: a failure there would
 //! contradict lemma 5 (ii), a bug rather than the accepted overlook.
 
+use drowse_models::Checker;
 use drowse_models::{internal_job_is_found, internal_job_overlooked_after_own_push_pop, Config};
 use drowse_shuttle_tests::Check;
 

@@ -11,6 +11,7 @@
 // `jobs` is the number of snapshots the main thread takes while the
 // injectors run.
 
+use drowse_models::Checker;
 use drowse_models::{concurrent_injectors_keep_counts_exact, Config};
 use drowse_shuttle_tests::{scenarios, Check};
 

@@ -7,6 +7,7 @@
 //! add snapshots taken from inside jobs and from an outside observer while
 //! the pool works.)
 
+use drowse_models::Checker;
 use drowse_models::Config;
 use drowse_shuttle_tests::{scenarios, Check};
 

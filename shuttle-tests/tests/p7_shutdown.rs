@@ -3,6 +3,7 @@
 //! spawned into it, with its workers busy, idle, sleepy or asleep: every job
 //! still runs and every worker exits (a worker left asleep is a deadlock).
 
+use drowse_models::Checker;
 use drowse_models::{shutdown_while_busy, Config};
 use drowse_shuttle_tests::Check;
 

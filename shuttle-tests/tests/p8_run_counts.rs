@@ -4,6 +4,7 @@
 //! has run, and the pool works afterwards; nested `join`/`scope` work runs
 //! each leaf exactly once.
 
+use drowse_models::Checker;
 use drowse_models::{join_panic_reaches_caller, nested_join_scope, Config};
 use drowse_shuttle_tests::{silence_expected_panic, Check};
 

@@ -8,6 +8,7 @@
 //! scenario needs to 8 and 16 workers, where each scenario first lets the
 //! crowd fall asleep (`models/src/blocking.rs`).
 
+use drowse_models::Checker;
 use drowse_models::{
     blocked_job_waits_for_an_internal_job, blocked_jobs_wait_for_an_injected_job,
     blocked_scope_waits_for_installs, injected_job_waits_for_another_injected_job,

@@ -19,6 +19,7 @@
 //! same tests with as many schedules as one asks for, split over processes
 //! with different seeds.
 
+use drowse_models::Checker;
 use drowse_models::{
     broadcast_racing_sleep, broadcast_to_sleeping_workers, concurrent_injectors,
     concurrent_injectors_keep_counts_exact, cross_pool_latch_wakes_sleeping_owner,

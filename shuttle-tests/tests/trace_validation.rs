@@ -13,6 +13,7 @@
 //! `every-n/src/validate.rs` where the validator checks an argued premise
 //! instead of a guard).
 
+use drowse_models::Checker;
 use drowse_models::{
     blocked_job_waits_for_an_internal_job, injected_job_spawns_internal_jobs, injected_jobs,
     injected_jobs_into_sleeping_pool, installs_one_after_another, Config,
