@@ -160,7 +160,7 @@ impl Sleep {
     /// would take it. No safety property rests on the answer: a job that
     /// is not published is not queued, and its owner runs it. A false
     /// "no" only delays: the asking worker publishes at its next join or
-    /// wait (docs/proof.md, "Private join halves").
+    /// wait (docs/proof.md, lemma 11).
     ///
     /// `unsearched_workers` is read first, with `Acquire`: once it reads
     /// zero, every worker's first `start_looking` happens-before the
