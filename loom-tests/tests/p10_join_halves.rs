@@ -12,8 +12,16 @@ use drowse_loom_tests::Check;
 use drowse_models::Checker;
 use drowse_models::{
     join_half_published_at_next_join, join_halves_published_before_a_wait,
-    nested_join_halves_run_once, Config,
+    nested_join_halves_run_once, oldest_half_offered_while_all_busy, Config,
 };
+
+#[test]
+fn oldest_half_offered_while_all_busy_2w() {
+    let config = Config::new(2);
+    Check::new("10", "oldest_half_offered_while_all_busy", config)
+        .bound(1)
+        .run(move || oldest_half_offered_while_all_busy(config));
+}
 
 #[test]
 fn join_half_published_at_next_join_2w() {

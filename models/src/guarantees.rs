@@ -88,6 +88,7 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "join_half_published_at_next_join",
         "join_halves_published_before_a_wait",
         "nested_join_halves_run_once",
+        "oldest_half_offered_while_all_busy",
     ];
     const SC: &[&str] = &[
         "internal_job_is_found",

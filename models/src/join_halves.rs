@@ -8,6 +8,9 @@
 //!   itself when some worker is searching, asleep or not yet started, or
 //!   else by its owner's next join ([`join_half_published_at_next_join`],
 //!   [`join_half_taken_on_a_fresh_pool`]);
+//! - a worker with halves pending keeps one on its deque, so that a worker
+//!   that runs out of work finds it even if the owner never joins again
+//!   ([`oldest_half_offered_while_all_busy`]);
 //! - every private half is published before its owner waits, so that a
 //!   wait never sits on work only it could see
 //!   ([`join_halves_published_before_a_wait`]);
@@ -98,38 +101,44 @@ pub fn join_half_taken_on_a_fresh_pool(config: Config) {
     shutdown_at_rest(pool);
 }
 
-/// A job runs `join(a, b)` where `a` opens a scope whose one spawned job
-/// blocks until `b` has run. The scope's owner waits for that job; `b` is
-/// below it on the same stack. The owner must publish `b` before it waits
-/// (`WorkerThread::wait_until`): then either another worker steals it, or
-/// the owner, which takes its own newest job first, runs `b` before it
-/// could take the spawned job and block in it. Any pool size, one worker
-/// included.
+/// A job runs `join(a, b)` and `a` runs `join(a2, b2)`; `a2` opens a
+/// scope whose one spawned job blocks until `b2` has run. `b` is published
+/// at once (the owner's deque is empty), `b2` is kept private (it is not),
+/// and the scope's owner then waits for the spawned job with `b2` below it
+/// on the same stack. The owner must publish `b2` before it waits
+/// (`WorkerThread::wait_until`): then it takes its own newest job first,
+/// `b2`, and runs it before it could take the spawned job and block in it
+/// (or a thief takes one of them). Any pool size, one worker included.
 ///
 /// Why it must happen under C++20: the publication and the owner's take
 /// are operations of one thread on its own deque, in program order; a
 /// thief takes a job at most once (the deque's guarantee), and whoever
-/// runs `b` releases the blocked job through a condvar. No wake-up is
-/// needed for progress: the owner is awake and runs `b` itself unless it
+/// runs `b2` releases the blocked job through a condvar. No wake-up is
+/// needed for progress: the owner is awake and runs `b2` itself unless it
 /// was taken.
 pub fn join_halves_published_before_a_wait(config: Config) {
     let pool = config.pool();
-    let runs = RunCounts::new(2);
-    let b_ran = Countdown::default();
+    let runs = RunCounts::new(3);
+    let b2_ran = Countdown::default();
     pool.install(|| {
         drowse::join(
             || {
-                drowse::scope(|scope| {
-                    scope.spawn(|_| {
-                        b_ran.wait_for(1);
-                        runs.ran(0);
-                    });
-                });
+                drowse::join(
+                    || {
+                        drowse::scope(|scope| {
+                            scope.spawn(|_| {
+                                b2_ran.wait_for(1);
+                                runs.ran(0);
+                            });
+                        });
+                    },
+                    || {
+                        runs.ran(1);
+                        b2_ran.tick();
+                    },
+                )
             },
-            || {
-                runs.ran(1);
-                b_ran.tick();
-            },
+            || runs.ran(2),
         )
     });
     runs.assert_each_ran_once();
@@ -181,4 +190,75 @@ fn join_tree(runs: &RunCounts, first: usize, depth: u32) -> usize {
         || join_tree(runs, first + half, depth - 1),
     );
     left + right
+}
+
+/// Every worker is busy when the owner joins, and stays so, yet the owner's
+/// oldest pending half is offered: a worker with join halves pending keeps
+/// one on its deque (`push_join_half` publishes when its deque is empty).
+/// The other worker runs a job `j` that blocks until the owner has joined
+/// twice; the owner runs `join(a, b)`, where `a` runs `join(a2, b2)` and
+/// `a2` lets `j` return and then blocks (outside the pool) until `b` has
+/// run. The other worker, done with `j`, must find `b`: the owner never
+/// joins again. (`b2` is private and empty: the owner runs it after `b`.)
+/// Needs exactly two workers, so that no third one is idle at the joins.
+///
+/// Why it must happen under C++20: the owner pushes `b` before `a2` ticks
+/// the countdown that `j` waits for (a mutex), so the push happens-before
+/// the other worker's search after `j`, which reads the owner's deque and
+/// sees `b` (the deque's guarantee for a push that happened before the
+/// steal). No wake-up is needed: that worker is busy at the push.
+pub fn oldest_half_offered_while_all_busy(config: Config) {
+    assert_eq!(
+        config.workers, 2,
+        "one owner and one busy worker: {config:?}"
+    );
+    let pool = Arc::new(config.pool());
+    let shared = Arc::new(OfferShared {
+        runs: RunCounts::new(3),
+        j_started: Countdown::default(),
+        joined: Countdown::default(),
+        b_ran: Countdown::default(),
+    });
+    let busy = {
+        let pool = Arc::clone(&pool);
+        let shared = Arc::clone(&shared);
+        thread::spawn(move || {
+            pool.install(|| {
+                shared.j_started.tick();
+                shared.joined.wait_for(1);
+                shared.runs.ran(2);
+            })
+        })
+    };
+    shared.j_started.wait_for(1);
+    pool.install(|| {
+        drowse::join(
+            || {
+                drowse::join(
+                    || {
+                        shared.joined.tick();
+                        shared.b_ran.wait_for(1);
+                        shared.runs.ran(0);
+                    },
+                    || (),
+                )
+            },
+            || {
+                shared.runs.ran(1);
+                shared.b_ran.tick();
+            },
+        )
+    });
+    busy.join().expect("the busy installer");
+    shared.runs.assert_each_ran_once();
+    let pool = Arc::try_unwrap(pool).unwrap_or_else(|_| unreachable!("the installer ended"));
+    shutdown_at_rest(pool);
+}
+
+/// What `oldest_half_offered_while_all_busy`'s threads share.
+struct OfferShared {
+    runs: RunCounts,
+    j_started: Countdown,
+    joined: Countdown,
+    b_ran: Countdown,
 }

@@ -11,8 +11,27 @@
 use drowse_models::Checker;
 use drowse_models::{
     join_half_published_at_next_join, join_half_taken_on_a_fresh_pool,
-    join_halves_published_before_a_wait, nested_join_halves_run_once, Config,
+    join_halves_published_before_a_wait, nested_join_halves_run_once,
+    oldest_half_offered_while_all_busy, Config,
 };
+
+#[test]
+fn oldest_half_offered_while_all_busy_2w_random() {
+    let config = Config::new(2);
+    Check::new("10", "oldest_half_offered_while_all_busy", config)
+        .random()
+        .iterations(5000)
+        .run(move || oldest_half_offered_while_all_busy(config));
+}
+
+#[test]
+fn oldest_half_offered_while_all_busy_2w_pct() {
+    let config = Config::new(2);
+    Check::new("10", "oldest_half_offered_while_all_busy", config)
+        .pct(3)
+        .iterations(5000)
+        .run(move || oldest_half_offered_while_all_busy(config));
+}
 use drowse_shuttle_tests::Check;
 
 #[test]

@@ -138,18 +138,24 @@ impl WorkerThread {
     }
 
     /// Keeps `join`'s second half where only this thread sees it, unless
-    /// some worker is looking for work: then this worker publishes its
-    /// oldest private join half (this one if it has no other), the largest
-    /// piece of work it holds, as a stealable job. A private half costs no
-    /// atomic operation and no fence to take back; a published one costs
-    /// what any job on the deque costs.
+    /// this worker's deque is empty or some worker may be looking for work:
+    /// then this worker publishes its oldest private join half (this one if
+    /// it has no other), the largest piece of work it holds, as a stealable
+    /// job. A private half costs no atomic operation and no fence to take
+    /// back; a published one costs what any job on the deque costs.
     ///
-    /// While every worker is busy nobody would take a published job, so
-    /// nothing is lost by keeping it; a worker that runs out of work is
-    /// counted inactive, and this worker's next join publishes for it, as
-    /// does any wait of this worker (`wait_until`) and its `yield_now`
-    /// and `yield_local`, which publish every private half. A private half
-    /// is always run by its owner: `take_private_join_half` hands it back.
+    /// So a worker with join halves pending always offers one: its deque
+    /// holds a job until a thief takes it or it takes it back, and its next
+    /// join publishes another. That one is the oldest, which in a
+    /// divide-and-conquer recursion is the largest piece, and which a worker
+    /// deep in a long sequential leaf (a fold with no join, waiting to be
+    /// told that a piece to its right found something) never gets back to
+    /// otherwise. Beyond that one, while every worker is busy nobody would
+    /// take a published job; a worker that runs out of work is counted
+    /// inactive, and this worker's next join publishes for it, as does any
+    /// wait of this worker (`wait_until`) and its `yield_now` and
+    /// `yield_local`, which publish every private half. A private half is
+    /// always run by its owner: `take_private_join_half` hands it back.
     #[inline]
     pub(crate) fn push_join_half(&self, job: JobRef) -> JoinSlot {
         let index = self.join_depth.get();
@@ -161,7 +167,7 @@ impl WorkerThread {
         self.join_halves
             .with_mut(|halves| unsafe { (*halves)[index] = MaybeUninit::new(job) });
         self.join_depth.set(index + 1);
-        if self.registry.sleep.may_have_takers() {
+        if self.worker.is_empty() || self.registry.sleep.may_have_takers() {
             self.publish_oldest_join_half();
         }
         JoinSlot(index)
