@@ -47,12 +47,8 @@ impl ModelSleep {
         jec_width: JecWidth,
         search_rounds_before_sleep: u32,
     ) -> ModelSleep {
-        // A model's workers are threads of its own that call `Sleep`
-        // directly; nothing asks `may_have_takers`, so none is counted
-        // as yet to start.
         ModelSleep(Sleep::new(
             num_threads,
-            0,
             jec_width,
             search_rounds_before_sleep,
         ))

@@ -505,30 +505,6 @@ fn countdown(name: &'static str, count_mo: Mo, expect: Verdict) -> Shape {
     }
 }
 
-/// `Sleep::may_have_takers` against a starting worker's first search
-/// (lemma 11): the worker counts itself inactive (`add_inactive_thread`,
-/// `fetch_add` `SeqCst` on the counters) and then takes itself off the
-/// first-search count `U` (`first_search_started`, `fetch_sub` with
-/// `count_mo`); the joining owner loads `U` (`load_mo`) and then the
-/// counters (`SeqCst`). Bad: the owner reads `U` at zero and the counters
-/// without the worker's inactive count, so it misses a worker that will
-/// look for work, and keeps its half private.
-fn join_takers(name: &'static str, count_mo: Mo, load_mo: Mo, expect: Verdict) -> Shape {
-    let worker = vec![
-        rmw(C, RmwOp::FetchAdd(ONE_INACTIVE), SeqCst, "bc"),
-        rmw("U", RmwOp::FetchSub(1), count_mo, "bu"),
-    ];
-    let owner = vec![load("U", load_mo, "ru"), load(C, SeqCst, "rc")];
-    Shape {
-        name,
-        program: Program::new(name, vec![worker, owner]).with_init("U", 1),
-        bad: Pred::And(vec![Pred::reg_eq("ru", 0), Pred::reg_eq("rc", 0)]),
-        expect,
-        relied_on: (count_mo, load_mo) == (Release, Acquire),
-        source: "Sleep::first_search_started (fetch_sub Release), Sleep::may_have_takers (load Acquire, then AtomicCounters::load SeqCst), AtomicCounters::add_inactive_thread (fetch_add SeqCst)",
-    }
-}
-
 /// Every shape, in the order `ci/litmus` prints them.
 pub fn all() -> Vec<Shape> {
     use Verdict::{Allowed, Forbidden};
@@ -669,7 +645,5 @@ pub fn all() -> Vec<Shape> {
         latch_probe("latch_probe_relaxed", Relaxed, Allowed),
         countdown("countdown", AcqRel, Forbidden),
         countdown("countdown_release_only", Release, Allowed),
-        join_takers("join_takers", Release, Acquire, Forbidden),
-        join_takers("join_takers_relaxed", Relaxed, Relaxed, Allowed),
     ]
 }

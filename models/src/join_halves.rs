@@ -23,19 +23,19 @@ use drowse::sync::{thread, Arc};
 
 /// A job inside the pool runs `join(a, b)`, where `a` loops until `b` has
 /// run, calling `join` on two empty closures and yielding each time round,
-/// and `b` raises a flag. Nothing else runs, so the other workers are
-/// searching, asleep or starting: `b` must be published (by the outer
-/// join, or by one of `a`'s joins, whose first publication is the oldest
-/// private half, `b`) and taken by another worker, or `a` never ends.
-/// Needs at least two workers.
+/// and `b` raises a flag. `b` must be published (by the outer join, whose
+/// owner's deque is empty, or else by one of `a`'s joins, whose first
+/// publication is the oldest private half, `b`) and taken by another
+/// worker, or `a` never ends. Needs at least two workers.
 ///
-/// Why it must happen under C++20: each of `a`'s joins asks
-/// `Sleep::may_have_takers`, which reads the other workers' first-search
-/// count (`Acquire`) and the counters (`SeqCst`); the other workers' first
-/// searches and their inactive counts are stores that become visible to
-/// those loads (C++20's progress rule for atomic stores), after which each
-/// join publishes: the first one `b`, every later one its own empty half,
-/// each a post that wakes a counted sleeper. So a worker that overlooked
+/// Why it must happen under C++20: the outer join publishes `b` (its
+/// owner's deque is empty; the owner's own load). Each of `a`'s joins then
+/// finds that deque non-empty while `b` is on it and asks
+/// `Sleep::may_have_takers` (a `SeqCst` load of the counters); the other
+/// workers' inactive counts are stores that become visible to those loads
+/// (C++20's progress rule for atomic stores), after which each join
+/// publishes its own empty half, each a post that wakes a counted
+/// sleeper. So a worker that overlooked
 /// `b`'s post while falling asleep (the accepted overlook, lemma 5 (c)) is
 /// woken by a later post; a woken or searching worker steals the oldest
 /// job of the owner's deque, which is `b` (the owner takes its empty
@@ -68,10 +68,9 @@ pub fn join_half_published_at_next_join(config: Config) {
 
 /// rayon-core's own shape: on a fresh pool, a job runs `join(a, b)` where
 /// `a` blocks (outside the pool: a condvar) until `b` has run. Nothing but
-/// `b` can release `a`, so `b` must be published at the join: every other
-/// worker is then starting, searching or asleep, and `may_have_takers`
-/// counts each (a worker still starting through the first-search count).
-/// Needs at least two workers.
+/// `b` can release `a`, so `b` must be published at the join: the owner's
+/// deque is empty then, so it is (`push_join_half`). Needs at least two
+/// workers.
 ///
 /// This holds under SC only: `b` is an internal job whose pusher then
 /// blocks, and under C11 its post may write nothing and be overlooked by a

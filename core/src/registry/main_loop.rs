@@ -22,7 +22,7 @@ pub(crate) unsafe fn main_loop(thread: ThreadBuilder) {
         ..
     } = thread;
     lifetime.started();
-    let worker_thread = WorkerThread::new(worker, index, registry, true);
+    let worker_thread = WorkerThread::new(worker, index, registry);
     run(&worker_thread);
     // The worker's deque and its reference to the registry go before the
     // countdown below: once it reaches zero, the thread in

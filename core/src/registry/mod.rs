@@ -139,12 +139,7 @@ impl Registry {
                     fifo: JobFifo::new(),
                 })
                 .collect(),
-            sleep: Sleep::new(
-                num_threads,
-                handed_out,
-                jec_width,
-                search_rounds_before_sleep,
-            ),
+            sleep: Sleep::new(num_threads, jec_width, search_rounds_before_sleep),
             injected_jobs: Injector::new(),
             panic_handler: builder.panic_handler.take(),
             start_handler: builder.start_handler.take(),
@@ -205,7 +200,7 @@ impl Registry {
         if let Some(worker) = current_thread_worker {
             // The worker lives as long as the thread: a thread-local owns it
             // and drops it when the thread exits (see `AdoptedWorker`).
-            AdoptedWorker::adopt(WorkerThread::new(worker, 0, Arc::clone(&registry), false));
+            AdoptedWorker::adopt(WorkerThread::new(worker, 0, Arc::clone(&registry)));
         }
         Ok(StartedRegistry {
             registry,

@@ -31,9 +31,6 @@ pub(crate) struct WorkerThread {
     join_depth: Cell<usize>,
     /// How many of `join_halves`, from the oldest, were published.
     published: Cell<usize>,
-    /// True until a worker that runs a main loop starts its first search
-    /// (`Sleep::may_have_takers` counts it until then).
-    before_first_search: Cell<bool>,
     pub(super) registry: Arc<Registry>,
 }
 
@@ -52,13 +49,10 @@ pub(crate) struct JoinSlot(usize);
 const PUBLISHED_AT_ONCE: usize = usize::MAX;
 
 impl WorkerThread {
-    /// `runs_main_loop`: the thread was handed out by the pool (it is not a
-    /// `use_current_thread` worker).
     pub(super) fn new(
         worker: Worker<JobRef>,
         index: usize,
         registry: Arc<Registry>,
-        runs_main_loop: bool,
     ) -> WorkerThread {
         WorkerThread {
             worker,
@@ -68,7 +62,6 @@ impl WorkerThread {
             join_halves: UnsafeCell::new([MaybeUninit::uninit(); JOIN_HALVES]),
             join_depth: Cell::new(0),
             published: Cell::new(0),
-            before_first_search: Cell::new(runs_main_loop),
             registry,
         }
     }
@@ -337,9 +330,6 @@ impl WorkerThread {
                 .registry
                 .sleep
                 .start_looking(self.index, self.search_budget.get());
-            if self.before_first_search.replace(false) {
-                self.registry.sleep.first_search_started();
-            }
             while !latch.probe() {
                 if let Some((job, source)) = self.find_work() {
                     let (budget, successor) = self.registry.sleep.work_found(

@@ -59,12 +59,6 @@ pub(crate) struct Sleep {
 struct HotWords {
     counters: AtomicCounters,
     terminate_count: AtomicUsize,
-    /// Worker threads handed out that have not yet started their first
-    /// search (`Sleep::first_search_started`): until they do, they are
-    /// counted neither busy nor inactive, yet they will look for work.
-    /// Written once per worker, read with the counters by every `join`
-    /// (`Sleep::may_have_takers`), so it costs that line no miss.
-    unsearched_workers: AtomicUsize,
 }
 
 /// Where one worker blocks.
@@ -118,23 +112,18 @@ impl IdleState {
 pub(crate) struct SuccessorOwed(Option<usize>);
 
 impl Sleep {
-    /// `workers_to_start` of the `num_threads` workers are threads that
-    /// will run a main loop (all but a `use_current_thread` worker).
     pub(crate) fn new(
         num_threads: usize,
-        workers_to_start: usize,
         jec_width: JecWidth,
         search_rounds_before_sleep: u32,
     ) -> Sleep {
         assert!(num_threads <= THREADS_MAX, "checked by the builder");
         assert!(search_rounds_before_sleep > 0, "checked by the builder");
-        debug_assert!(workers_to_start <= num_threads);
         Sleep {
             worker_sleep_states: (0..num_threads).map(|_| Default::default()).collect(),
             hot: CachePadded::new(HotWords {
                 counters: AtomicCounters::new(jec_width),
                 terminate_count: AtomicUsize::new(1),
-                unsearched_workers: AtomicUsize::new(workers_to_start),
             }),
             search_rounds_before_sleep,
             #[cfg(feature = "diagnostics")]
@@ -153,32 +142,16 @@ impl Sleep {
         SearchBudget::full(self.search_rounds_before_sleep)
     }
 
-    /// Whether some worker may take a job published now: one that is
-    /// searching for work or asleep, or one that has not started yet.
-    /// `join` asks before it publishes its second half
-    /// (`WorkerThread::push_join_half`): while every worker is busy, nobody
-    /// would take it. No safety property rests on the answer: a job that
-    /// is not published is not queued, and its owner runs it. A false
-    /// "no" only delays: the asking worker publishes at its next join or
-    /// wait (docs/proof.md, lemma 11).
-    ///
-    /// `unsearched_workers` is read first, with `Acquire`: once it reads
-    /// zero, every worker's first `start_looking` happens-before the
-    /// counters' load below, which therefore sees each of them counted
-    /// inactive or, later, busy again: a starting worker is never missed
-    /// by both loads. The counters' load is the protocol's `SeqCst` one.
+    /// Whether some worker is searching for work or asleep: one that would
+    /// take a job published now. `join` asks before it publishes a private
+    /// half beyond the one its deque offers (`WorkerThread::push_join_half`).
+    /// No safety property rests on the answer: a job that is not published
+    /// is not queued, and its owner runs it; a stale "no" only delays the
+    /// publication to the asking worker's next join or wait (docs/proof.md,
+    /// lemma 11). The load is the protocol's `SeqCst` one.
     #[inline]
     pub(crate) fn may_have_takers(&self) -> bool {
-        self.hot.unsearched_workers.load(Ordering::Acquire) != 0
-            || self.hot.counters.load().inactive_threads() != 0
-    }
-
-    /// A worker handed out has started its first search (it is counted
-    /// inactive now): see `may_have_takers`.
-    #[cold]
-    pub(crate) fn first_search_started(&self) {
-        let before = self.hot.unsearched_workers.fetch_sub(1, Ordering::Release);
-        debug_assert_ne!(before, 0, "more first searches than workers");
+        self.hot.counters.load().inactive_threads() != 0
     }
 
     /// Worker `worker_index` ran out of work and starts searching, with the

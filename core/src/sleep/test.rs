@@ -36,7 +36,7 @@ fn calls_until_final_look(
 #[test]
 fn a_worker_searches_its_budget_and_a_full_one_after_its_final_look_finds_work() {
     crate::sync::model(|| {
-        let sleep = Sleep::new(1, 0, JecWidth::FULL, 8);
+        let sleep = Sleep::new(1, JecWidth::FULL, 8);
         let latch = CoreLatch::new();
         let full = sleep.full_search_budget();
         let mut idle_state = sleep.start_looking(0, halved(full, 2));
@@ -61,7 +61,7 @@ fn a_worker_searches_its_budget_and_a_full_one_after_its_final_look_finds_work()
 #[test]
 fn work_posted_while_a_worker_is_sleepy_makes_its_budget_full() {
     crate::sync::model(|| {
-        let sleep = Sleep::new(1, 0, JecWidth::FULL, 8);
+        let sleep = Sleep::new(1, JecWidth::FULL, 8);
         let latch = CoreLatch::new();
         let full = sleep.full_search_budget();
         let mut idle_state = sleep.start_looking(0, halved(full, 3));
@@ -87,7 +87,7 @@ fn work_posted_while_a_worker_is_sleepy_makes_its_budget_full() {
 #[test]
 fn a_worker_that_slept_long_halves_its_budget() {
     crate::sync::model(|| {
-        let sleep = Arc::new(Sleep::new(1, 0, JecWidth::FULL, 4));
+        let sleep = Arc::new(Sleep::new(1, JecWidth::FULL, 4));
         let latch = Arc::new(CoreLatch::new());
         let worker = {
             let (sleep, latch) = (Arc::clone(&sleep), Arc::clone(&latch));
