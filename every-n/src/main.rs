@@ -4,6 +4,7 @@
 
 use drowse_every_n::explicit;
 use drowse_every_n::liveness;
+use drowse_every_n::model::join_halves::{self, JoinMutant};
 use drowse_every_n::model::{invariant, latches, Clause, Model, Mutant, Property, Width};
 use drowse_every_n::smt::{self, Trace};
 use std::path::Path;
@@ -25,6 +26,9 @@ const MAX_N: i64 = 3;
 /// N = 1 or 2, and a state there is 150 integers (144 worker classes), so
 /// the control stops where the mutants do.
 const LATCH_MAX_N: i64 = 2;
+/// The pool sizes searched in the join-halves model: its mutants are
+/// refuted at N = 1 or 2.
+const JOIN_MAX_N: i64 = 2;
 /// The pool sizes searched for a weakly fair run that never takes a job
 /// (`liveness::find_lasso`): the liveness mutant loops at N = 1.
 const LIVENESS_MAX_N: i64 = 2;
@@ -113,8 +117,48 @@ fn prove_all(only: Option<&str>) -> bool {
         }
     }
     ok &= prove_latches(only);
+    ok &= prove_join_halves(only);
     ok &= prove_liveness(only);
     ok
+}
+
+/// The join-halves model (`model::join_halves`): its properties for every
+/// `N`, and its vacuity check.
+fn prove_join_halves(only: Option<&str>) -> bool {
+    let label = "join-halves model, before terminate";
+    let model = join_halves::model(None);
+    let invariant = join_halves::invariant();
+    let properties: Vec<&Property> = model
+        .properties
+        .iter()
+        .filter(|p| only.map_or(true, |name| name == p.name))
+        .collect();
+    if properties.is_empty() {
+        return true;
+    }
+    let start = Instant::now();
+    match smt::check_invariant(&model, &invariant, &properties) {
+        Ok(Ok(queries)) => {
+            for p in &properties {
+                println!("{} holds for every N ({label})", p.name);
+            }
+            println!(
+                "  ({label}: {} clauses, {} transitions, {queries} unsat queries, {:.1} s)",
+                invariant.len(),
+                model.transitions.len(),
+                start.elapsed().as_secs_f64()
+            );
+            report_vacuity(&model, &invariant, &properties, label)
+        }
+        Ok(Err(failure)) => {
+            report_failure(label, &failure);
+            false
+        }
+        Err(e) => {
+            println!("could not run z3: {e}");
+            false
+        }
+    }
 }
 
 /// Liveness (`liveness::check`), for every `N`, with its vacuity check: a
@@ -331,7 +375,11 @@ fn report_vacuity(
     // invariant rules out).
     if v.dead.len() <= 10 {
         for (name, why) in &v.dead {
-            println!("    dead: {name} (needs: {})", why.join(", "));
+            if why.is_empty() {
+                println!("    dead: {name} (its guard contradicts the invariant's clauses together, or itself)");
+            } else {
+                println!("    dead: {name} (needs: {})", why.join(", "));
+            }
         }
     } else {
         let mut reasons: Vec<(&Vec<&str>, Vec<&str>)> = Vec::new();
@@ -380,6 +428,11 @@ fn refute_mutants(only: Option<&str>) -> bool {
         for (model, label, max_n) in [
             (Model::new(Width::Full, None), "unmutated model", MAX_N),
             (latches::model(None), "unmutated latch model", LATCH_MAX_N),
+            (
+                join_halves::model(None),
+                "unmutated join-halves model",
+                JOIN_MAX_N,
+            ),
         ] {
             let all: Vec<&Property> = model.properties.iter().collect();
             for n in 1..=max_n {
@@ -437,12 +490,50 @@ fn refute_mutants(only: Option<&str>) -> bool {
             ok &= refute_in_latch_model(m);
         }
     }
+    for m in JoinMutant::ALL {
+        if only.is_some_and(|name| name != m.name()) {
+            continue;
+        }
+        if !patches.join(format!("{}.patch", m.name())).is_file() {
+            println!("{m}: no ci/mutants.d/{m}.patch");
+            ok = false;
+            continue;
+        }
+        ok &= refute_in_join_model(m);
+    }
+    ok
+}
+
+/// A mutant in the join-halves model (`model::join_halves`): the invariant
+/// breaks, and the smallest pool has a run to a state a property forbids.
+fn refute_in_join_model(m: JoinMutant) -> bool {
+    let label = " (join-halves model)";
+    let model = join_halves::model(Some(m));
+    let mut ok = invariant_breaks(m, &model, &join_halves::invariant(), label);
+    let start = Instant::now();
+    let target: Vec<&Property> = model
+        .properties
+        .iter()
+        .filter(|p| p.name == join_halves::target(m))
+        .collect();
+    match search_smallest(&model, &target, JOIN_MAX_N) {
+        Some(trace) => ok &= report_refutation(m, &model, &trace, label, start),
+        None => {
+            ok = false;
+            println!("{m}{label}: NOT refuted (no bad state at N = 1..={JOIN_MAX_N})");
+        }
+    }
     ok
 }
 
 /// Whether the invariant breaks on the mutant model (it must: the proof
 /// would otherwise say nothing against the mutant); prints the obligation.
-fn invariant_breaks(m: Mutant, model: &Model, invariant: &[Clause], label: &str) -> bool {
+fn invariant_breaks(
+    m: impl std::fmt::Display,
+    model: &Model,
+    invariant: &[Clause],
+    label: &str,
+) -> bool {
     let all: Vec<&Property> = model.properties.iter().collect();
     match smt::check_invariant(model, invariant, &all) {
         Ok(Ok(_)) => {
@@ -491,7 +582,13 @@ fn search_smallest(model: &Model, target: &[&Property], max_n: i64) -> Option<Tr
 
 /// Prints a mutant's counterexample; false unless it ends in a bad state
 /// and replays on the model.
-fn report_refutation(m: Mutant, model: &Model, trace: &Trace, label: &str, start: Instant) -> bool {
+fn report_refutation(
+    m: impl std::fmt::Display,
+    model: &Model,
+    trace: &Trace,
+    label: &str,
+    start: Instant,
+) -> bool {
     let last = trace.states.last().unwrap();
     let env = |v: &str| last[v];
     let broken: Vec<&str> = model

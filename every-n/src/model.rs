@@ -14,6 +14,7 @@
 use crate::lin::{sum, var, Atom, Lin};
 use std::fmt;
 
+pub mod join_halves;
 pub mod latches;
 
 /// Where a worker is in `WorkerThread::wait_until_cold` and `Sleep::sleep`.
@@ -1396,7 +1397,7 @@ mod test {
         }
     }
 
-    fn names_exist(model: &Model) {
+    pub(super) fn names_exist(model: &Model) {
         let mut code = String::new();
         sources(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src"),
