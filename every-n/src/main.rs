@@ -13,8 +13,8 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: ci/prove [--mutants] [--property P]
   (no option)   prove every property of docs/every-n.md for every N, at the
-                full JEC width and at every width (rollover), and the
-                latch model's
+                full JEC width and at every width (rollover), the latch
+                model's and the join-halves model's
   --mutants     for each seeded mutant the model expresses, find and print a
                 counterexample; fails if one is not refuted
   --property P  only property P
