@@ -39,7 +39,7 @@ use drowse_models::{
 };
 use drowse_shuttle_tests::{replay_counterexample, scenarios};
 
-/// `sleeper_decrements`, found by `p6_counters::snapshots_while_running_4w_random` after 325 executions (seed 20261122, the default).
+/// `sleeper_decrements`, found by `p6_counters::snapshots_while_running_4w_random` after 149 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/sleeper_decrements.patch applied"]
 fn replay_sleeper_decrements() {
@@ -48,10 +48,10 @@ fn replay_sleeper_decrements() {
         "replay_sleeper_decrements",
         move || scenarios::snapshots_while_running(config),
         "
-     9103e201b0b29d80d8d5e9fbef010020224244224020242268204a2046a822a48a06004a6a0a
-     26a248a486a2a482082a68a6464020802a424a486884226a8a822a2a284a4a26226268242264
-     2666628482662864228864864466828866664686848888446868484488844464864828268688
-     86666868668686442286884282
+     9103fd018abbd0f99d94f9a691010020440444646020084648a20020028a680262a0aa2a8a04
+     2864044228462242a6628aa6686a624662284a2a8a468aa482282aa682aa6a68686642682828
+     4282644822864428846688866468864648868648648648466866884244442266266264622664
+     224422624642826624444466644466864824264622226642468806
         ",
     );
 }
@@ -65,13 +65,13 @@ fn replay_snapshot_before_bump() {
         "replay_snapshot_before_bump",
         move || scenarios::no_self_inflicted_wakeups_from_sleep(config),
         "
-     9101a80182d2d40900a0aaaa02a0aa00a8aaaa0a0000000aaaaaaaaaaa2a00a8aa00a8aaaaaa
-     2a00aaaaaa0200a0a0aa0a00
+     9101a70182d2d40900a0aaaa00a82a00aaaaaa0200008082aaaaaaaaaa0a00aa2a00aaaaaaaa
+     0a80aaaaaa000028a8aa0200
         ",
     );
 }
 
-/// `announce_bumps_if_even`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 64 executions (seed 20261122, the default).
+/// `announce_bumps_if_even`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 6 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/announce_bumps_if_even.patch applied"]
 fn replay_announce_bumps_if_even() {
@@ -80,12 +80,13 @@ fn replay_announce_bumps_if_even() {
         "replay_announce_bumps_if_even",
         move || internal_job_is_found(config),
         "
-     910245e0b3c4e1cbed9fd113802480a2248992044a2224422441921244420425512249519424
+     91024691b78fdae886fb8606004450124151944448044440a2084814298992248aa428519244
+     02
         ",
     );
 }
 
-/// `no_jec_check`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 64 executions (seed 20261122, the default).
+/// `no_jec_check`, found by `p4_internal_jobs::internal_job_is_found_2w_random` after 26 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/no_jec_check.patch applied"]
 fn replay_no_jec_check() {
@@ -94,7 +95,8 @@ fn replay_no_jec_check() {
         "replay_no_jec_check",
         move || internal_job_is_found(config),
         "
-     910245e0b3c4e1cbed9fd113802480a2248992044a22244224419212444284088912498aa224
+     910247badd98bdd495f6922b00489084484904250194209000258a122589a224919228519424
+     11
         ",
     );
 }
@@ -108,13 +110,12 @@ fn replay_post_does_not_bump_jec() {
         "replay_post_does_not_bump_jec",
         move || internal_job_is_found(config),
         "
-     910244e5cf85d0cea2dac8af01000492a44800844841944440a22889a4284992249122455192
-     04
+     910242e5cf85d0cea2dac8af01000492a44800844841944440a22889a4284992249122454912
         ",
     );
 }
 
-/// `latch_set_without_lock`, found by `p2_latches::scope_latch_wakes_owner_2w_random` after 3 executions (seed 20261122, the default).
+/// `latch_set_without_lock`, found by `p2_latches::scope_latch_wakes_owner_2w_random` after 6 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/latch_set_without_lock.patch applied"]
 fn replay_latch_set_without_lock() {
@@ -123,14 +124,14 @@ fn replay_latch_set_without_lock() {
         "replay_latch_set_without_lock",
         move || scope_latch_wakes_owner(config),
         "
-     9102bb0190d8fdf6f0aa8eb95800081220048a22484a004849a4248aa4289114454a24455114
-     2989124949a42892142949a4285122459192444a94445122291204095222258a122091a42490
-     1400928408912201
+     9102b30191b78fdae886fb8606004450124151944448044440a2084814298992248aa4285192
+     444aa42492a2289112258a124551a4244a24298a922449a2444924258a202490844081100542
+     9048922401
         ",
     );
 }
 
-/// `latch_without_sleepy`, found by `p2_latches::cross_pool_latch_wakes_owner_1w_random` after 64 executions (seed 20261122, the default).
+/// `latch_without_sleepy`, found by `p2_latches::cross_pool_latch_wakes_owner_1w_random` after 2 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/latch_without_sleepy.patch applied"]
 fn replay_latch_without_sleepy() {
@@ -139,8 +140,8 @@ fn replay_latch_without_sleepy() {
         "replay_latch_without_sleepy",
         move || cross_pool_latch_wakes_owner(config),
         "
-     91028d01e0b3c4e1cbed9fd113802480a2248992044a22244224419212444284088912498aa2
-     244a92248a924492922452224551244991a44852a244922449922449
+     91028601f4d2fde5899ba1879e01004808a24448900008222189a2285224298a22454a244552
+     a24491244951120880a0248112494994480a900408820400922401
         ",
     );
 }
@@ -154,13 +155,13 @@ fn replay_latch_set_never_wakes() {
         "replay_latch_set_never_wakes",
         move || cross_pool_latch_wakes_owner(config),
         "
-     91028c0182d2d40980404200244220248092289114259124298994484994444a224951224592
-     a22448a2280082089124255292244a2225519024000000
+     91028a0182d2d40980404200244220248092289114259124298994484994444a224951224592
+     12214112450110484a24498994248900240012244910
         ",
     );
 }
 
-/// `unlocked_blocked_precheck`, found by `p1_injected_jobs::install_from_outside_2w_random` after 43 executions (seed 20261122, the default).
+/// `unlocked_blocked_precheck`, found by `p1_injected_jobs::install_from_outside_2w_random` after 27 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/unlocked_blocked_precheck.patch applied"]
 fn replay_unlocked_blocked_precheck() {
@@ -169,13 +170,13 @@ fn replay_unlocked_blocked_precheck() {
         "replay_unlocked_blocked_precheck",
         move || install_from_outside(config),
         "
-     91026693f7b781c7e0eacd6d004010a44481040051a204521425522245911245900244922444
-     5112414a922001924492244902
+     91025c84aacac08bacabc5b20180240920489004458184000992444a12485222499100451122
+     21881444821229499200
         ",
     );
 }
 
-/// `cross_latch_no_keepalive`, found by `p2_latches::cross_pool_latch_outlives_owner_pool_1w_pct` after 3668 executions (seed 20261122, the default).
+/// `cross_latch_no_keepalive`, found by `p2_latches::cross_pool_latch_outlives_owner_pool_1w_pct` after 12387 executions (seed 20261122, the default).
 #[test]
 #[ignore = "fails by design with ci/mutants.d/cross_latch_no_keepalive.patch applied"]
 fn replay_cross_latch_no_keepalive() {
@@ -184,8 +185,9 @@ fn replay_cross_latch_no_keepalive() {
         "replay_cross_latch_no_keepalive",
         move || cross_pool_latch_outlives_owner_pool(config),
         "
-     9102a201b1ffb189b0d2d1852b00000000004992244992244992244992449224499224491000
-     005292240100244992044812000004499224499204244992000190244992244992040000
+     9102ab01e0f6e4adacf4ad8d1480244992049224491200000090244992244992244912499224
+     4910000052922401002449920448120000244892244992242049920408802449922449922400
+     0000
         ",
     );
 }
