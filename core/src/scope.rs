@@ -357,7 +357,7 @@ impl<'scope> ScopeBase<'scope> {
                 // raw pointer: when it captured `&S` and counted the scope
                 // down itself, the owner could free the scope while that
                 // reference was still protected in the closure's frame
-                // (issue 35).
+                // (docs/checking.md, "What Miri found, and the audit").
                 unsafe { base.job_ref(job) }
             })
             .collect();

@@ -259,7 +259,7 @@ impl Drop for CountsDrop<'_> {
 fn a_scope_broadcast_body_is_dropped_before_the_scope_returns() {
     let pool = pool(4);
     // Each round is a chance for the owner to free the scope while the last
-    // job that counted it down is still in its frame (issue 35); Miri runs
+    // job that counted it down is still in its frame; Miri runs
     // fewer rounds, over several seeds (ci/miri).
     for _ in 0..scaled(200, 10) {
         let drops = AtomicUsize::new(0);

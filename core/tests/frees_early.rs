@@ -2,7 +2,7 @@
 //! it as early as it can: each round's data lives on a frame that ends as
 //! soon as the wait does. Under Miri (ci/miri, several seeds) a job that
 //! still held a reference to that memory in a running frame when it set
-//! the latch is undefined behaviour (issue 35; docs/checking.md, "Miri");
+//! the latch is undefined behaviour (docs/checking.md, "Miri");
 //! in a normal build these are plain functional tests.
 #![cfg(not(any(loom, shuttle)))]
 
@@ -53,7 +53,7 @@ fn a_fifo_scope_is_freed_after_the_last_count_down() {
 }
 
 /// A scope's broadcast: each worker's job holds the scope (the original
-/// report of issue 35) and a body that borrows from the round's frame.
+/// report of the scope-broadcast UB) and a body that borrows from the round's frame.
 #[test]
 fn a_scope_broadcast_is_freed_after_the_last_count_down() {
     let pool = pool(3);

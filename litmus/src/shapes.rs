@@ -255,7 +255,7 @@ fn hand_off(
 }
 
 /// The post of an internal job against a sleepy announcement and the last
-/// search (issue 25): the pusher pushes onto its own deque and posts
+/// search (the accepted overlook's shape): the pusher pushes onto its own deque and posts
 /// (`WorkerThread::push` -> `Sleep::new_internal_jobs`, no fence unless
 /// `pusher_fence`); the other worker announces (`announce_sleepy`), searches
 /// the pusher's deque once more (a steal) and joins the sleeping count. The

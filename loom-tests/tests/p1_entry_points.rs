@@ -1,6 +1,6 @@
 #![cfg(loom)]
-//! The entry points beside `install`, `spawn` and `broadcast` (issue 10,
-//! section 4), under loom: `yield_now`/`yield_local` on a worker with and
+//! The entry points beside `install`, `spawn` and `broadcast`, under
+//! loom: `yield_now`/`yield_local` on a worker with and
 //! without pending jobs, and `in_place_scope` from a thread outside the
 //! pool, with the workers on their way to sleep or already asleep. A job
 //! stranded by a missed wake-up shows as a loom deadlock; a yield that runs

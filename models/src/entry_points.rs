@@ -1,5 +1,5 @@
 //! The entry points beside `install`, `spawn` and `broadcast` through which
-//! work reaches a pool (issue 10, section 4): `yield_now`/`yield_local`,
+//! work reaches a pool: `yield_now`/`yield_local`,
 //! `in_place_scope` from a thread outside the pool, and a pool built with
 //! `use_current_thread`.
 //!

@@ -95,7 +95,7 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "internal_job_is_found_beside_sleepers",
         "internal_job_overlooked_after_own_push_pop",
         // Its oracle infers from an even JEC that the child's post will
-        // bump it, which the JEC's initial value breaks (issue 25); branch
+        // bump it, which the JEC's initial value breaks; branch
         // p4-c11 repairs the oracle.
         "internal_job_after_sleepy_announcement_is_found",
         "join_latch_wakes_sleeping_owner",

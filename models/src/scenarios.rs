@@ -176,7 +176,7 @@ pub fn assert_abandoned_at_most_once_per_post(snapshot: &SleepSnapshot, posts: u
     );
 }
 
-/// Property 1 (the issue-2 first check): an outside thread `install`s one job
+/// Property 1 (the first check): an outside thread `install`s one job
 /// into an idle pool and blocks until it has run.
 pub fn install_from_outside(config: Config) {
     let pool = config.pool();

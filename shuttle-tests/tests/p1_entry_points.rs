@@ -1,6 +1,6 @@
 #![cfg(shuttle)]
-//! The entry points beside `install`, `spawn` and `broadcast` (issue 10,
-//! section 4), under shuttle's random and PCT schedulers:
+//! The entry points beside `install`, `spawn` and `broadcast`, under
+//! shuttle's random and PCT schedulers:
 //! `yield_now`/`yield_local` on a worker with and without pending jobs,
 //! `in_place_scope` from a thread outside the pool, and a pool built with
 //! `use_current_thread` (worker 0 is the building thread; work still runs

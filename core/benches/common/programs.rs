@@ -529,7 +529,7 @@ pub fn nbody<P: Pool>(pool: &P, bodies: &mut [Body], steps: usize) -> f64 {
 }
 
 // ---------------------------------------------------------------------------
-// Sparse spawns (rayon issue 642's noop).
+// Sparse spawns (rayon#642's noop).
 
 /// Sleeps `period`, then spawns an empty job, `count` times: a program that
 /// uses its pool now and then, whose cost is the pool's CPU in between.

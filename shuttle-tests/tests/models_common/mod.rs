@@ -24,7 +24,7 @@ pub const DEPTH: usize = 3;
 /// scheduling point to the harness reshuffles every schedule of the fixed
 /// seed, which is how the literal RFC models' `stranded_injected` rows,
 /// then found at execution 5,818 of 20,000 (the random search's median
-/// over 30 seeds is about 22,000), came to pass (issue 25).
+/// over 30 seeds is about 22,000), came to pass.
 pub const ITERATIONS: usize = 20000;
 
 /// Executions of a model check under PCT (the `pct` list of
