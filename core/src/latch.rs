@@ -213,7 +213,8 @@ impl Latch for SpinLatch<'_> {
 /// has finished unlocking it (std's futex mutex swaps its state word, then
 /// issues a wake-up on that word's address). A setter's own reference keeps
 /// the mutex alive until its unlock has returned. See [`OutsideLatch`] for
-/// the jobs of threads outside the pool, and docs/proof.md, "Latches".
+/// the jobs of threads outside the pool, and docs/proof.md, "Lemma 4c: an
+/// outside owner's latch outlives its setter".
 pub(crate) struct LockLatch {
     is_set: Mutex<bool>,
     changed: Condvar,

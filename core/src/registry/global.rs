@@ -131,7 +131,7 @@ pub(crate) fn current_registry() -> Arc<Registry> {
 /// plain call) into `join`'s closure and its inline run of the second job.
 /// Inlined, the cycle broke at the caller's function instead, whose every
 /// call then paid its own prologue and thread-local read (docs/performance.md,
-/// "The join path's inlining").
+/// "What the hot paths rely on").
 #[inline(never)]
 pub(crate) fn in_worker<OP, R>(op: OP) -> R
 where

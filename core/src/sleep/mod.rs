@@ -53,9 +53,9 @@ pub(crate) struct Sleep {
 /// terminate count and then posts, and a worker ends its search, runs the
 /// job and drops the count. On one line, a job moves one line from the
 /// thread that posts it to the thread that runs it; on two, it moves two,
-/// each a cache miss (docs/performance.md, "The two hot words share one
-/// line"). A read-mostly field on their line would miss on each of those
-/// writes ("The spawn flood: false sharing"), hence the padding around them.
+/// each a cache miss (docs/performance.md, "What the hot paths rely on").
+/// A read-mostly field on their line would miss on each of those writes,
+/// hence the padding around them.
 struct HotWords {
     counters: AtomicCounters,
     terminate_count: AtomicUsize,
