@@ -18,8 +18,12 @@ use drowse_models::{
 #[test]
 fn oldest_half_offered_while_all_busy_2w() {
     let config = Config::new(2);
+    // Bound 0: 24 executions. Bound 1 explores every preemption of the
+    // two installs and the blocked first half, 110 s alone, a sixth of the
+    // loom suite; `join_ignores_its_empty_deque` deadlocks in the first
+    // execution at either bound, and shuttle samples the preemptions.
     Check::new("10", "oldest_half_offered_while_all_busy", config)
-        .bound(1)
+        .bound(0)
         .run(move || oldest_half_offered_while_all_busy(config));
 }
 
