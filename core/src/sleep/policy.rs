@@ -340,7 +340,7 @@ impl<I: PolicyInstant> Search<I> {
     /// A grown budget says the finder's own next search, once its job has
     /// run, lasts long enough to meet the next job; a successor would
     /// search beside it for the same job, doubling the CPU spent searching
-    /// (docs/performance.md, "The search budget grows").
+    /// (docs/performance.md, "The search policy").
     pub(super) fn successor_would_help(&self) -> bool {
         self.work_is_frequent() && !self.budget.has_grown()
     }
