@@ -1,4 +1,4 @@
-//! The README's minimal example: loom explores the interleavings of a
+//! A minimal loom test of code on Drowse: loom explores the interleavings of a
 //! two-worker pool running one `join`, up to two preemptions.
 #![cfg(loom)]
 
