@@ -1,11 +1,13 @@
 //! Drowse against rayon-core 1.13, in one process, interleaved: the numbers
-//! behind `ci/bench` and docs/performance.md.
+//! behind `ci/bench` and docs/performance.md. The `peer_*` rows measure
+//! chili 0.2 as well, on fine-grained joins (common/peers.rs).
 //!
-//! Every benchmark is measured in rounds; each round measures both pools, one
-//! right after the other, on fresh pools (alternating which goes first), so
-//! that load from elsewhere on the machine hits both alike. The figure of a
-//! pool is the median over its rounds, and the ratio is Drowse's median over
-//! rayon-core's (lower is better for every row).
+//! Every benchmark is measured in rounds; each round measures Drowse and its
+//! peers (rayon-core; for the `peer_*` rows chili and rayon-core), one right
+//! after the other, on fresh pools (alternating which goes first), so that
+//! load from elsewhere on the machine hits them alike. The figure of a pool
+//! is the median over its rounds, and the ratio is Drowse's median over the
+//! peer's (lower is better for every row).
 //!
 //! ```text
 //! compare [--quick] [--threads N] [--only NAME,...] [--samples]
@@ -18,8 +20,9 @@
 //! Output: `#` lines describe the run; with `--samples`, one `sample` line
 //! per measurement (and a `detail` line per sporadic run: more latency
 //! percentiles and how many jobs started late); then one tab-separated line
-//! per figure: `result <name> <unit> <drowse median> <rayon median> <ratio>
-//! <spread>`, the spread being the p25-p75 of the per-round ratios.
+//! per figure and peer: `result <name> <unit> <drowse median> <peer median>
+//! <ratio> <spread> <peer>`, the spread being the p25-p75 of the per-round
+//! ratios and `<peer>` the peer's name (`rayon-core` or `chili`).
 //! `--callgrind-fib` computes fib(N) with a join at every call on a 1-thread
 //! pool (or serially) and exits; `--callgrind-scope` runs one scope that
 //! spawns N jobs on a 1-thread pool, from outside it, and exits;
@@ -29,9 +32,11 @@
 mod common;
 mod plot;
 
+use common::peers::{self, Fork, Joins, Sequential};
 use common::programs::{self, Cities, Grid};
 use common::{Drowse, Node, Pool, Rayon, Started};
 use std::hint::black_box;
+use std::num::NonZeroUsize;
 use std::process::exit;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -40,7 +45,7 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "\
 usage: compare [--quick] [--threads N] [--only NAME,...] [--samples] [--plot SVG]
-               [--drowse-search-rounds N] [--pool drowse|rayon]
+               [--drowse-search-rounds N] [--pool drowse|rayon|chili]
        compare --list
        compare --callgrind-program tsp|quicksort|mergesort|life|nbody drowse|rayon
        compare [--drowse-search-rounds N] --callgrind-sparse drowse|rayon THREADS JOBS
@@ -145,14 +150,21 @@ fn pattern_selects(pattern: &str, name: &str) -> bool {
 /// The figures one measurement produces (several for the sporadic runs).
 type Figures = Vec<f64>;
 
-/// A benchmark: its name, the name and unit of each figure it produces, and
-/// whether it is a long one.
+/// A benchmark: its name, the name and unit of each figure it produces,
+/// which of the [`Options`]' round counts it uses, the peers measured
+/// beside Drowse, and how to measure one pool once.
 struct Bench {
     name: String,
     figures: Vec<(String, &'static str)>,
     rounds: Rounds,
+    peers: &'static [Which],
     run: Run,
 }
+
+/// The peer of every row but the `peer_*` ones.
+const RAYON_ONLY: &[Which] = &[Which::Rayon];
+/// The peers of the `peer_*` rows.
+const CHILI_AND_RAYON: &[Which] = &[Which::Chili, Which::Rayon];
 
 /// Which of the [`Options`]' round counts a benchmark uses.
 #[derive(Clone, Copy)]
@@ -166,28 +178,49 @@ enum Rounds {
 enum Which {
     Drowse,
     Rayon,
+    /// chili 0.2: a peer of the `peer_*` rows only.
+    Chili,
+}
+
+impl Which {
+    /// How the pool is named in output.
+    fn name(self) -> &'static str {
+        match self {
+            Which::Drowse => Drowse::NAME,
+            Which::Rayon => Rayon::NAME,
+            Which::Chili => "chili",
+        }
+    }
 }
 
 /// The pool a command-line value names (`drowse`, or `rayon` /
-/// `rayon-core`); any other value ends the process with a message naming
-/// `option`.
-fn which_pool(option: &str, name: &str) -> Which {
+/// `rayon-core`, or `chili` where `peers` allows it); any other value ends
+/// the process with a message naming `option`.
+fn which_pool(option: &str, name: &str, peers: bool) -> Which {
     match name {
         "drowse" => Which::Drowse,
         "rayon" | "rayon-core" => Which::Rayon,
+        "chili" if peers => Which::Chili,
         other => {
-            eprintln!("compare: {option} takes drowse or rayon, not '{other}'");
+            let chili = if peers {
+                ", rayon or chili"
+            } else {
+                " or rayon"
+            };
+            eprintln!("compare: {option} takes drowse{chili}, not '{other}'");
             exit(2)
         }
     }
 }
 
-/// Calls the generic measurement `$f::<Drowse>` or `$f::<Rayon>`.
+/// Calls the generic measurement `$f::<Drowse>` or `$f::<Rayon>` (rows
+/// whose only peer is rayon-core).
 macro_rules! by_pool {
     ($which:expr, $f:ident, $arg:expr) => {
         match $which {
             Which::Drowse => $f::<Drowse>($arg),
             Which::Rayon => $f::<Rayon>($arg),
+            Which::Chili => unreachable!("chili is a peer of the peer_* rows only"),
         }
     };
 }
@@ -204,6 +237,7 @@ fn single(
         figures: vec![(name.clone(), unit)],
         name,
         rounds: if long { Rounds::Long } else { Rounds::Short },
+        peers: RAYON_ONLY,
         run: Box::new(run),
     }
 }
@@ -219,6 +253,7 @@ fn sporadic_bench(mode: &str, run: impl Fn(&Options, Which) -> Figures + 'static
             (format!("sporadic_{mode}_{s}t_blocks"), "blocks/job"),
         ],
         rounds: Rounds::Long,
+        peers: RAYON_ONLY,
         run: Box::new(run),
     }
 }
@@ -237,6 +272,7 @@ fn program_bench(
         ],
         name,
         rounds: Rounds::Long,
+        peers: RAYON_ONLY,
         run: Box::new(run),
     }
 }
@@ -257,15 +293,158 @@ fn sweep_bench(mode: Mode, rate: u32, threads: usize) -> Bench {
         ],
         name,
         rounds: Rounds::Sweep,
+        peers: RAYON_ONLY,
         run: Box::new(move |o, w| {
             let period = Duration::from_secs(1) / rate;
             let mut figures = match w {
                 Which::Drowse => load::<Drowse>(threads, mode, period, o.sweep_duration()),
                 Which::Rayon => load::<Rayon>(threads, mode, period, o.sweep_duration()),
+                Which::Chili => unreachable!("chili is a peer of the peer_* rows only"),
             };
             figures.remove(4); // blocks per job: the sporadic rows show it
             figures
         }),
+    }
+}
+
+/// The workloads of the `peer_*` rows (common/peers.rs), with a `join` at
+/// every call; their inputs are built once per process.
+#[derive(Clone, Copy)]
+enum PeerWork {
+    /// The sum of a tree of 2^levels - 1 nodes ([`PEER_TREE_LEVELS`]).
+    Tree(u32),
+    /// fib([`PEER_FIB_N`]).
+    Fib,
+    /// Quicksort of [`PEER_SLICE_LEN`] seeded `u32`.
+    Sort,
+    /// One 3-point blur of [`PEER_SLICE_LEN`] `f32`.
+    Blur,
+}
+
+/// The trees of the peer rows: 2^20 - 1 and 2^23 - 1 nodes.
+const PEER_TREE_LEVELS: [u32; 2] = [20, 23];
+const PEER_FIB_N: u64 = 30;
+const PEER_SLICE_LEN: usize = 1 << 20;
+
+impl PeerWork {
+    const ALL: [PeerWork; 5] = [
+        PeerWork::Tree(PEER_TREE_LEVELS[0]),
+        PeerWork::Tree(PEER_TREE_LEVELS[1]),
+        PeerWork::Fib,
+        PeerWork::Sort,
+        PeerWork::Blur,
+    ];
+
+    fn name(self) -> String {
+        match self {
+            PeerWork::Tree(levels) => format!("tree{levels}"),
+            PeerWork::Fib => format!("fib{PEER_FIB_N}"),
+            PeerWork::Sort => "qsort1m".to_string(),
+            PeerWork::Blur => "blur1m".to_string(),
+        }
+    }
+
+    fn unit(self) -> &'static str {
+        match self {
+            PeerWork::Tree(_) => "ns/node",
+            PeerWork::Fib => "ns/call",
+            PeerWork::Sort | PeerWork::Blur => "ns/elem",
+        }
+    }
+
+    /// What a figure is per: nodes, calls or elements of one run.
+    fn units(self) -> f64 {
+        match self {
+            PeerWork::Tree(levels) => ((1u64 << levels) - 1) as f64,
+            PeerWork::Fib => peers::fib_calls(PEER_FIB_N) as f64,
+            PeerWork::Sort | PeerWork::Blur => PEER_SLICE_LEN as f64,
+        }
+    }
+
+    fn tree(levels: u32) -> &'static peers::Node {
+        static TREES: [OnceLock<peers::Node>; 2] = [OnceLock::new(), OnceLock::new()];
+        let index = PEER_TREE_LEVELS
+            .iter()
+            .position(|&l| l == levels)
+            .expect("a peer tree size");
+        TREES[index].get_or_init(|| peers::Node::tree(levels))
+    }
+
+    fn sort_input() -> &'static [u32] {
+        static INPUT: OnceLock<Vec<u32>> = OnceLock::new();
+        INPUT.get_or_init(|| peers::seeded_u32s(PEER_SLICE_LEN))
+    }
+
+    fn blur_input() -> &'static [f32] {
+        static INPUT: OnceLock<Vec<f32>> = OnceLock::new();
+        INPUT.get_or_init(|| {
+            peers::seeded_u32s(PEER_SLICE_LEN)
+                .into_iter()
+                .map(|x| (x % 1000) as f32)
+                .collect()
+        })
+    }
+
+    /// One run with `F`'s fork: the time of the recursion alone (outputs
+    /// are allocated and written before the clock starts) and its result (the sum, or
+    /// a checksum of the sorted or blurred output).
+    fn run<F: Fork>(self, ctx: &mut F::Ctx<'_>) -> (Duration, u64) {
+        match self {
+            PeerWork::Tree(levels) => {
+                let tree = PeerWork::tree(levels);
+                let start = Instant::now();
+                let sum = peers::tree_sum::<F>(black_box(tree), ctx);
+                (start.elapsed(), sum)
+            }
+            PeerWork::Fib => {
+                let start = Instant::now();
+                let value = peers::fib::<F>(black_box(PEER_FIB_N), ctx);
+                (start.elapsed(), value)
+            }
+            PeerWork::Sort => {
+                let mut data = PeerWork::sort_input().to_vec();
+                let start = Instant::now();
+                peers::quicksort::<F>(black_box(&mut data), ctx);
+                let elapsed = start.elapsed();
+                (elapsed, peers::checksum(data.iter().map(|&x| u64::from(x))))
+            }
+            PeerWork::Blur => {
+                let input = PeerWork::blur_input();
+                // Not zeros: a zeroed allocation's pages would be faulted
+                // in by the timed pass.
+                let mut out = vec![-1.0f32; input.len()];
+                let start = Instant::now();
+                peers::blur::<F>(input, black_box(&mut out), 0, ctx);
+                let elapsed = start.elapsed();
+                (
+                    elapsed,
+                    peers::checksum(out.iter().map(|x| u64::from(x.to_bits()))),
+                )
+            }
+        }
+    }
+
+    /// The result of the sequential code, which every pool's must equal.
+    fn expected(self) -> u64 {
+        static EXPECTED: [OnceLock<u64>; 5] = [const { OnceLock::new() }; 5];
+        let index = PeerWork::ALL
+            .iter()
+            .position(|w| w.name() == self.name())
+            .expect("a peer workload");
+        *EXPECTED[index].get_or_init(|| self.run::<Sequential>(&mut ()).1)
+    }
+}
+
+/// A `peer_*` row: one workload at one pool size, measured on Drowse,
+/// chili and rayon-core.
+fn peer_bench(work: PeerWork, threads: usize) -> Bench {
+    let name = format!("peer_{}_{threads}t", work.name());
+    Bench {
+        figures: vec![(name.clone(), work.unit())],
+        name,
+        rounds: Rounds::Short,
+        peers: CHILI_AND_RAYON,
+        run: Box::new(move |_, w| peer_measure(w, threads, work)),
     }
 }
 
@@ -308,6 +487,13 @@ fn benches(options: &Options) -> Vec<Bench> {
         sporadic_bench("spawn", |_, w| by_pool!(w, sporadic, Mode::Spawn)),
         sporadic_bench("install", |_, w| by_pool!(w, sporadic, Mode::Install)),
     ];
+    let mut peer_threads = vec![1, 2, t];
+    peer_threads.dedup();
+    for work in PeerWork::ALL {
+        for &threads in &peer_threads {
+            all.push(peer_bench(work, threads));
+        }
+    }
     for threads in options.thread_counts(true) {
         let mut tsp_bench = program_bench("tsp", threads, move |_, w| by_pool!(w, tsp, threads));
         // How much of the search tree a run explored: the schedule decides
@@ -434,6 +620,44 @@ fn idle<P: Pool>(threads: usize) -> Figures {
     let used = pool_cpu(&pool) - before;
     pool.finish();
     vec![used as f64 / 1e6]
+}
+
+/// ns per unit (node, call, element) of one run of a peer workload on a
+/// fresh `threads`-thread pool of `which`, after a warm-up (fib(15)) on the
+/// same pool; the result is checked against the sequential code's. A chili
+/// pool of N threads is N - 1 workers and the thread that opens its scope;
+/// a Drowse or rayon-core pool of N is N workers, the caller of `install`
+/// waiting: N threads run the recursion in both.
+fn peer_measure(which: Which, threads: usize, work: PeerWork) -> Figures {
+    fn on_pool<P: Pool>(threads: usize, work: PeerWork) -> (Duration, u64) {
+        let pool = Started::<P>::new(threads);
+        pool.pool()
+            .install(|| black_box(peers::fib::<Joins<P>>(black_box(15), &mut ())));
+        let timed = pool.pool().install(|| work.run::<Joins<P>>(&mut ()));
+        pool.finish();
+        timed
+    }
+    let (elapsed, result) = match which {
+        Which::Drowse => on_pool::<Drowse>(threads, work),
+        Which::Rayon => on_pool::<Rayon>(threads, work),
+        Which::Chili => {
+            let pool = chili::ThreadPool::with_config(chili::Config {
+                thread_count: NonZeroUsize::new(threads),
+                ..chili::Config::default()
+            });
+            let mut scope = pool.scope();
+            black_box(peers::fib::<peers::Chili>(black_box(15), &mut scope));
+            work.run::<peers::Chili>(&mut scope)
+        }
+    };
+    assert_eq!(
+        result,
+        work.expected(),
+        "{}: peer_{} computed something else than the sequential code",
+        which.name(),
+        work.name()
+    );
+    vec![elapsed.as_nanos() as f64 / work.units()]
 }
 
 /// Runs `work` once on a fresh `threads`-thread pool whose workers have all
@@ -710,14 +934,14 @@ fn run(options: &Options) {
     }
     let mut results: Vec<(String, f64, f64)> = Vec::new();
     println!(
-        "# compare: drowse vs rayon-core 1.13.0; {} mode; {} threads for the *_{}t rows; {} CPUs available",
+        "# compare: drowse vs rayon-core 1.13.0 (and chili 0.2 on the peer_* rows); {} mode; {} threads for the *_{}t rows; {} CPUs available",
         if options.quick { "quick" } else { "full" },
         options.threads,
         options.threads,
         available_cpus(),
     );
     println!(
-        "# rounds: {} per short benchmark, {} per long one (idle, sporadic, programs), {} per sweep point of {} ms; figure = median over rounds; ratio = drowse / rayon-core",
+        "# rounds: {} per short benchmark, {} per long one (idle, sporadic, programs), {} per sweep point of {} ms; figure = median over rounds; ratio = drowse / peer",
         options.short_rounds(),
         options.long_rounds(),
         options.sweep_rounds(),
@@ -736,67 +960,70 @@ fn run(options: &Options) {
             Rounds::Long => options.long_rounds(),
             Rounds::Sweep => options.sweep_rounds(),
         };
-        let mut drowse: Vec<Figures> = Vec::new();
-        let mut rayon: Vec<Figures> = Vec::new();
+        // Drowse first, then its peers; each round's figures per pool.
+        let pools: Vec<Which> = std::iter::once(Which::Drowse)
+            .chain(bench.peers.iter().copied())
+            .collect();
+        let mut measured: Vec<Vec<Figures>> = vec![Vec::new(); pools.len()];
         for round in 0..rounds {
-            let order = if round % 2 == 0 {
-                [Which::Drowse, Which::Rayon]
-            } else {
-                [Which::Rayon, Which::Drowse]
-            };
-            for which in order {
+            let mut order: Vec<usize> = (0..pools.len()).collect();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            for slot in order {
+                let which = pools[slot];
                 if options.pool.is_some_and(|only| only != which) {
                     continue;
                 }
                 let figures = (bench.run)(options, which);
                 if options.samples {
                     for ((name, unit), value) in bench.figures.iter().zip(&figures) {
-                        let pool = match which {
-                            Which::Drowse => Drowse::NAME,
-                            Which::Rayon => Rayon::NAME,
-                        };
+                        let pool = which.name();
                         println!("sample\t{name}\t{unit}\t{pool}\t{round}\t{value:.3}");
                     }
                 }
-                match which {
-                    Which::Drowse => drowse.push(figures),
-                    Which::Rayon => rayon.push(figures),
-                }
+                measured[slot].push(figures);
             }
         }
         if options.pool.is_some() {
             continue;
         }
+        let drowse = &measured[0];
         for (index, (name, unit)) in bench.figures.iter().enumerate() {
-            let d = median(&mut drowse.iter().map(|f| f[index]).collect::<Vec<_>>());
-            let r = median(&mut rayon.iter().map(|f| f[index]).collect::<Vec<_>>());
-            let ratio = if r > 0.0 {
-                format!("{:.2}", d / r)
-            } else {
-                "-".to_string()
-            };
-            // The spread: the ratio of the two measurements of each round
-            // (made back to back, so under the same outside load), and the
-            // middle half of those ratios.
-            let mut paired: Vec<f64> = drowse
-                .iter()
-                .zip(&rayon)
-                .filter(|(_, r)| r[index] > 0.0)
-                .map(|(d, r)| d[index] / r[index])
-                .collect();
-            paired.sort_by(f64::total_cmp);
-            let spread = if paired.is_empty() {
-                "-".to_string()
-            } else {
-                let quartile = |q: usize| paired[((paired.len() * q).div_ceil(4)).max(1) - 1];
-                format!("{:.2}-{:.2}", quartile(1), quartile(3))
-            };
-            println!(
-                "result\t{name}\t{unit}\t{}\t{}\t{ratio}\t{spread}",
-                figure(d),
-                figure(r)
-            );
-            results.push((name.clone(), d, r));
+            for (peer, other) in pools.iter().zip(&measured).skip(1) {
+                let d = median(&mut drowse.iter().map(|f| f[index]).collect::<Vec<_>>());
+                let r = median(&mut other.iter().map(|f| f[index]).collect::<Vec<_>>());
+                let ratio = if r > 0.0 {
+                    format!("{:.2}", d / r)
+                } else {
+                    "-".to_string()
+                };
+                // The spread: the ratio of the two measurements of each
+                // round (made back to back, so under the same outside load),
+                // and the middle half of those ratios.
+                let mut paired: Vec<f64> = drowse
+                    .iter()
+                    .zip(other)
+                    .filter(|(_, r)| r[index] > 0.0)
+                    .map(|(d, r)| d[index] / r[index])
+                    .collect();
+                paired.sort_by(f64::total_cmp);
+                let spread = if paired.is_empty() {
+                    "-".to_string()
+                } else {
+                    let quartile = |q: usize| paired[((paired.len() * q).div_ceil(4)).max(1) - 1];
+                    format!("{:.2}-{:.2}", quartile(1), quartile(3))
+                };
+                println!(
+                    "result\t{name}\t{unit}\t{}\t{}\t{ratio}\t{spread}\t{}",
+                    figure(d),
+                    figure(r),
+                    peer.name()
+                );
+                if *peer == Which::Rayon {
+                    results.push((name.clone(), d, r));
+                }
+            }
         }
     }
     if let Some(path) = &options.plot {
@@ -869,7 +1096,7 @@ fn callgrind_tree(pool: &str, sums: u32) {
             P::NAME
         );
     }
-    by_pool!(which_pool("--callgrind-tree", pool), on_pool, sums);
+    by_pool!(which_pool("--callgrind-tree", pool, false), on_pool, sums);
     println!("callgrind-tree\t{pool}\t{sums}");
 }
 
@@ -881,7 +1108,7 @@ fn callgrind_scope(pool: &str, n: usize) {
         common::scope_spawns(pool.pool(), black_box(n));
         pool.finish();
     }
-    by_pool!(which_pool("--callgrind-scope", pool), on_pool, n);
+    by_pool!(which_pool("--callgrind-scope", pool, false), on_pool, n);
     println!("callgrind-scope\t{pool}\t{n}");
 }
 
@@ -897,9 +1124,10 @@ fn callgrind_sparse(pool: &str, threads: usize, jobs: usize) {
         thread::sleep(SETTLE);
         pool.finish();
     }
-    match which_pool("--callgrind-sparse", pool) {
+    match which_pool("--callgrind-sparse", pool, false) {
         Which::Drowse => on_pool::<Drowse>(threads, jobs),
         Which::Rayon => on_pool::<Rayon>(threads, jobs),
+        Which::Chili => unreachable!("which_pool refuses chili here"),
     }
     println!("callgrind-sparse\t{pool}\t{threads}\t{jobs}");
 }
@@ -973,7 +1201,9 @@ fn main() {
                     }
                 };
             }
-            "--pool" => options.pool = Some(which_pool("--pool", &value_of(&mut args, "--pool"))),
+            "--pool" => {
+                options.pool = Some(which_pool("--pool", &value_of(&mut args, "--pool"), true))
+            }
             "--plot" => options.plot = Some(value_of(&mut args, "--plot")),
             "--drowse-search-rounds" => {
                 let text = value_of(&mut args, "--drowse-search-rounds");

@@ -5,6 +5,7 @@
 //! bench (divan); each uses a subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod peers;
 pub mod programs;
 
 use std::hint::black_box;

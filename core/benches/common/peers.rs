@@ -1,0 +1,209 @@
+//! The peer workloads: fine-grained recursions with a `join` at every call,
+//! written once over [`Fork`] and run on Drowse, rayon-core 1.13, chili 0.2
+//! (a heartbeat scheduler: a port of Spice) and sequentially, so that every
+//! pool runs the same code.
+//!
+//! - [`tree_sum`]: the sum of a binary tree of boxed nodes, joining on the
+//!   two children of every node (a leaf joins two empty calls);
+//! - [`fib`]: `fib(n)` with `join(fib(n - 1), fib(n - 2))` down to `n < 2`;
+//! - [`quicksort`]: the two sides of each partition joined, down to
+//!   [`QSORT_CUTOFF`] elements (insertion sort below);
+//! - [`blur`]: one pass of a 3-point average (a 1-D stencil), the halves of
+//!   the output joined down to blocks of [`BLUR_BLOCK`] elements.
+//!
+//! chili's `join` hands each half a `&mut chili::Scope`; rayon-core's and
+//! Drowse's take no argument. [`Fork::Ctx`] is what a half gets: the scope
+//! for chili, `()` for the others.
+
+use super::Pool;
+use std::marker::PhantomData;
+
+/// How one pool runs two halves of a recursion.
+pub trait Fork {
+    /// What each half is handed: chili's scope, or nothing.
+    type Ctx<'c>;
+
+    /// Runs `a` and `b`, potentially in parallel, and returns both results.
+    fn fork<RA: Send, RB: Send>(
+        ctx: &mut Self::Ctx<'_>,
+        a: impl for<'c> FnOnce(&mut Self::Ctx<'c>) -> RA + Send,
+        b: impl for<'c> FnOnce(&mut Self::Ctx<'c>) -> RB + Send,
+    ) -> (RA, RB);
+}
+
+/// `a` then `b` on the calling thread: the code without a pool.
+pub struct Sequential;
+
+impl Fork for Sequential {
+    type Ctx<'c> = ();
+
+    #[inline]
+    fn fork<RA: Send, RB: Send>(
+        ctx: &mut (),
+        a: impl for<'c> FnOnce(&mut ()) -> RA + Send,
+        b: impl for<'c> FnOnce(&mut ()) -> RB + Send,
+    ) -> (RA, RB) {
+        (a(ctx), b(&mut ()))
+    }
+}
+
+/// The free `join` of a [`Pool`]'s crate (Drowse or rayon-core), called
+/// inside that pool's `install`.
+pub struct Joins<P>(PhantomData<P>);
+
+impl<P: Pool> Fork for Joins<P> {
+    type Ctx<'c> = ();
+
+    #[inline]
+    fn fork<RA: Send, RB: Send>(
+        _: &mut (),
+        a: impl for<'c> FnOnce(&mut ()) -> RA + Send,
+        b: impl for<'c> FnOnce(&mut ()) -> RB + Send,
+    ) -> (RA, RB) {
+        P::join(|| a(&mut ()), || b(&mut ()))
+    }
+}
+
+/// chili's `Scope::join`, from a scope of a `chili::ThreadPool`.
+pub struct Chili;
+
+impl Fork for Chili {
+    type Ctx<'c> = chili::Scope<'c>;
+
+    #[inline]
+    fn fork<RA: Send, RB: Send>(
+        scope: &mut chili::Scope<'_>,
+        a: impl for<'c> FnOnce(&mut chili::Scope<'c>) -> RA + Send,
+        b: impl for<'c> FnOnce(&mut chili::Scope<'c>) -> RB + Send,
+    ) -> (RA, RB) {
+        scope.join(a, b)
+    }
+}
+
+/// A node of the summed tree; values are small so that sums never overflow.
+pub struct Node {
+    value: u64,
+    left: Option<Box<Node>>,
+    right: Option<Box<Node>>,
+}
+
+impl Node {
+    /// A full binary tree of `levels` levels (2^levels - 1 nodes).
+    pub fn tree(levels: u32) -> Node {
+        fn build(levels: u32, next: &mut u64) -> Node {
+            *next += 1;
+            let value = *next % 7;
+            let mut child = || (levels > 1).then(|| Box::new(build(levels - 1, next)));
+            let left = child();
+            let right = child();
+            Node { value, left, right }
+        }
+        build(levels, &mut 0)
+    }
+}
+
+pub fn tree_sum<F: Fork>(node: &Node, ctx: &mut F::Ctx<'_>) -> u64 {
+    let (left, right) = F::fork(
+        ctx,
+        |c| node.left.as_deref().map_or(0, |n| tree_sum::<F>(n, c)),
+        |c| node.right.as_deref().map_or(0, |n| tree_sum::<F>(n, c)),
+    );
+    node.value + left + right
+}
+
+pub fn fib<F: Fork>(n: u64, ctx: &mut F::Ctx<'_>) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = F::fork(ctx, |c| fib::<F>(n - 1, c), |c| fib::<F>(n - 2, c));
+    a + b
+}
+
+/// Calls of `fib(n)` (each but the leaves joins once): 2 fib(n + 1) - 1.
+pub fn fib_calls(n: u64) -> u64 {
+    let (mut a, mut b) = (0u64, 1u64);
+    for _ in 0..n + 1 {
+        (a, b) = (b, a + b);
+    }
+    2 * a - 1
+}
+
+/// Slices of at most this many elements are sorted without forking.
+pub const QSORT_CUTOFF: usize = 32;
+/// Blocks of at most this many output elements are blurred without forking.
+pub const BLUR_BLOCK: usize = 256;
+
+/// Quicksort (Lomuto partition around the middle element), the two sides
+/// forked down to [`QSORT_CUTOFF`] elements, insertion sort below.
+pub fn quicksort<F: Fork>(v: &mut [u32], ctx: &mut F::Ctx<'_>) {
+    if v.len() <= QSORT_CUTOFF {
+        for i in 1..v.len() {
+            let mut j = i;
+            while j > 0 && v[j - 1] > v[j] {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        return;
+    }
+    let last = v.len() - 1;
+    v.swap(v.len() / 2, last);
+    let pivot = v[last];
+    let mut store = 0;
+    for i in 0..last {
+        if v[i] < pivot {
+            v.swap(i, store);
+            store += 1;
+        }
+    }
+    v.swap(store, last);
+    let (left, right) = v.split_at_mut(store);
+    let right = &mut right[1..];
+    F::fork(
+        ctx,
+        |c| quicksort::<F>(left, c),
+        |c| quicksort::<F>(right, c),
+    );
+}
+
+/// `out[k]` = the average of `input[i - 1..=i + 1]` for `i = start + k`
+/// (clamped at the ends), the halves of `out` forked down to [`BLUR_BLOCK`]
+/// elements.
+pub fn blur<F: Fork>(input: &[f32], out: &mut [f32], start: usize, ctx: &mut F::Ctx<'_>) {
+    if out.len() <= BLUR_BLOCK {
+        let last = input.len() - 1;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let i = start + k;
+            *slot = (input[i.saturating_sub(1)] + input[i] + input[(i + 1).min(last)]) / 3.0;
+        }
+        return;
+    }
+    let half = out.len() / 2;
+    let (left, right) = out.split_at_mut(half);
+    F::fork(
+        ctx,
+        |c| blur::<F>(input, left, start, c),
+        |c| blur::<F>(input, right, start + half, c),
+    );
+}
+
+/// `len` pseudo-random `u32` from a fixed seed (xorshift64).
+pub fn seeded_u32s(len: usize) -> Vec<u32> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) as u32
+        })
+        .collect()
+}
+
+/// A checksum that any difference in a sorted or blurred output changes
+/// (each value mixed with its position).
+pub fn checksum(values: impl Iterator<Item = u64>) -> u64 {
+    values.enumerate().fold(0u64, |sum, (i, v)| {
+        sum.wrapping_mul(31).wrapping_add(v ^ i as u64)
+    })
+}
