@@ -1,7 +1,7 @@
 //! `join`: run two closures, potentially in parallel.
 
 use crate::job::StackJob;
-use crate::latch::{Latch, SpinLatch};
+use crate::latch::SpinLatch;
 use crate::registry::{self, WorkerThread};
 use crate::unwind;
 use crate::FnContext;
@@ -58,71 +58,103 @@ where
     RB: Send,
 {
     registry::in_worker(|worker_thread, injected| {
-        let job_b = StackJob::new(
-            |migrated| oper_b(FnContext::new(migrated)),
-            SpinLatch::new(worker_thread),
-        );
-        // SAFETY: `job_b` stays on this stack until it has run, either inline
-        // below or elsewhere with its latch observed set below.
-        let job_b_ref = unsafe { job_b.as_job_ref() };
-        let job_b_id = job_b_ref.id();
-        let slot = worker_thread.push_join_half(job_b_ref);
-
-        let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
-            Ok(value) => value,
-            Err(payload) => {
-                if worker_thread.take_private_join_half(slot) {
-                    run_then_resume(job_b, injected, payload)
-                }
-                wait_then_resume(worker_thread, &job_b.latch, payload)
-            }
-        };
-
-        if worker_thread.take_private_join_half(slot) {
-            // Nobody asked for `job_b`: nobody else ever saw it.
-            let result_b = job_b.run_inline(injected);
-            return (result_a, result_b);
+        if worker_thread.join_in_line() {
+            join_in_line(injected, oper_a, oper_b)
+        } else {
+            join_recorded(worker_thread, injected, oper_a, oper_b)
         }
-        // Published: take `job_b` back if nobody stole it, running whatever
-        // newer jobs `oper_a` left above it.
-        while !job_b.latch.probe() {
-            match worker_thread.take_local_job() {
-                Some(job) if job.id() == job_b_id => {
-                    let result_b = job_b.run_inline(injected);
-                    return (result_a, result_b);
-                }
-                // SAFETY: popped from our deque, so not run before.
-                Some(job) => unsafe { worker_thread.execute(job) },
-                None => {
-                    // Stolen: wait for the thief, working meanwhile.
-                    // SAFETY: `worker_thread` is the current thread's worker.
-                    unsafe { worker_thread.wait_until(&job_b.latch) };
-                    crate::sync::debug_assert_shared!(job_b.latch.probe());
-                    break;
-                }
-            }
-        }
-        // SAFETY: the latch is set.
-        (result_a, unsafe { job_b.into_result() })
     })
 }
 
-/// `oper_a` panicked and `job_b` was never published: run it here, as a
-/// published one would have run, and resume `oper_a`'s panic (`job_b`'s own
-/// panic, if any, is dropped: the first closure's wins).
-#[cold]
-fn run_then_resume<L, F, R>(
-    job_b: StackJob<L, F, R>,
-    injected: bool,
-    payload: Box<dyn Any + Send>,
-) -> !
+/// A join that records nothing (`WorkerThread::join_in_line` says when):
+/// `oper_a` then `oper_b` on this thread, as sequential code would run them,
+/// each told what a private second half is told. If `oper_a` panics,
+/// `oper_b` still runs first, as it would have had it been recorded.
+#[inline(always)]
+fn join_in_line<A, B, RA, RB>(injected: bool, oper_a: A, oper_b: B) -> (RA, RB)
 where
-    L: Latch,
-    F: FnOnce(bool) -> R + Send,
-    R: Send,
+    A: FnOnce(FnContext) -> RA,
+    B: FnOnce(FnContext) -> RB,
 {
-    // The value or panic of `job_b` is dropped here, in either case.
-    let _ = unwind::halt_unwinding(|| job_b.run_inline(injected));
+    let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
+        Ok(value) => value,
+        Err(payload) => run_then_resume(|| oper_b(FnContext::new(injected)), payload),
+    };
+    (result_a, oper_b(FnContext::new(injected)))
+}
+
+/// A join that records its second half (`WorkerThread::push_join_half`).
+/// Not inlined into `join_context`: the in-line path, the common one in a
+/// deep recursion, then saves and restores only the registers it uses.
+#[inline(never)]
+fn join_recorded<A, B, RA, RB>(
+    worker_thread: &WorkerThread,
+    injected: bool,
+    oper_a: A,
+    oper_b: B,
+) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let job_b = StackJob::new(
+        |migrated| oper_b(FnContext::new(migrated)),
+        SpinLatch::new(worker_thread),
+    );
+    // SAFETY: `job_b` stays on this stack until it has run, either inline
+    // below or elsewhere with its latch observed set below.
+    let job_b_ref = unsafe { job_b.as_job_ref() };
+    let job_b_id = job_b_ref.id();
+    let slot = worker_thread.push_join_half(job_b_ref);
+
+    let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
+        Ok(value) => value,
+        Err(payload) => {
+            if worker_thread.take_private_join_half(slot) {
+                run_then_resume(|| job_b.run_inline(injected), payload)
+            }
+            wait_then_resume(worker_thread, &job_b.latch, payload)
+        }
+    };
+
+    if worker_thread.take_private_join_half(slot) {
+        // Nobody asked for `job_b`: nobody else ever saw it.
+        let result_b = job_b.run_inline(injected);
+        return (result_a, result_b);
+    }
+    // Published: take `job_b` back if nobody stole it, running whatever
+    // newer jobs `oper_a` left above it.
+    while !job_b.latch.probe() {
+        match worker_thread.take_local_job() {
+            Some(job) if job.id() == job_b_id => {
+                let result_b = job_b.run_inline(injected);
+                return (result_a, result_b);
+            }
+            // SAFETY: popped from our deque, so not run before.
+            Some(job) => unsafe { worker_thread.execute(job) },
+            None => {
+                // Stolen: wait for the thief, working meanwhile.
+                // SAFETY: `worker_thread` is the current thread's worker.
+                unsafe { worker_thread.wait_until(&job_b.latch) };
+                crate::sync::debug_assert_shared!(job_b.latch.probe());
+                break;
+            }
+        }
+    }
+    // SAFETY: the latch is set.
+    (result_a, unsafe { job_b.into_result() })
+}
+
+/// `oper_a` panicked and its second half was never published: run that
+/// half here, as a published one would have run, and resume `oper_a`'s panic
+/// (the second half's own panic, if any, is dropped: the first closure's
+/// wins).
+#[cold]
+fn run_then_resume<R>(oper_b: impl FnOnce() -> R, payload: Box<dyn Any + Send>) -> ! {
+    // The value or panic of `oper_b` is dropped here, in either case.
+    let _ = unwind::halt_unwinding(oper_b);
     unwind::resume_unwinding(payload)
 }
 

@@ -4,7 +4,7 @@
 
 use drowse::ThreadPoolBuilder;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -89,6 +89,35 @@ fn a_panic_in_oper_a_waits_for_oper_b() {
 #[test]
 fn a_panic_in_oper_b_waits_for_oper_a() {
     panic_waits_for_the_other_half(false);
+}
+
+/// A panic at the bottom of a chain of nested joins on a 1-thread pool: each
+/// join's second half must run before the panic passes it, whichever way
+/// the join kept that half. The outermost join publishes it (its deque is
+/// empty), the next few keep it private, and the rest run in line (the
+/// deque holds a job and the private window, 3 halves, is full): with 20
+/// levels every kind is passed through.
+#[test]
+fn a_panic_deep_in_nested_joins_runs_every_second_half() {
+    const LEVELS: usize = 20;
+    fn chain(level: usize, second_halves_run: &AtomicUsize) {
+        if level == LEVELS {
+            panic!("bottom");
+        }
+        drowse::join(
+            || chain(level + 1, second_halves_run),
+            || {
+                second_halves_run.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+    }
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let second_halves_run = AtomicUsize::new(0);
+    let payload = pool
+        .install(|| panic::catch_unwind(AssertUnwindSafe(|| chain(0, &second_halves_run))))
+        .expect_err("the panic reaches the caller");
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"bottom"));
+    assert_eq!(second_halves_run.load(Ordering::SeqCst), LEVELS);
 }
 
 #[test]

@@ -11,8 +11,9 @@
 use drowse_loom_tests::Check;
 use drowse_models::Checker;
 use drowse_models::{
-    join_half_published_at_next_join, join_halves_published_before_a_wait,
-    nested_join_halves_run_once, oldest_half_offered_while_all_busy, Config,
+    in_line_join_offers_a_half_after_a_steal, join_half_published_at_next_join,
+    join_halves_published_before_a_wait, nested_join_halves_run_once,
+    oldest_half_offered_while_all_busy, Config,
 };
 
 #[test]
@@ -25,6 +26,18 @@ fn oldest_half_offered_while_all_busy_2w() {
     Check::new("10", "oldest_half_offered_while_all_busy", config)
         .bound(0)
         .run(move || oldest_half_offered_while_all_busy(config));
+}
+
+#[test]
+fn in_line_join_offers_a_half_after_a_steal_2w() {
+    let config = Config::new(2);
+    // Bound 0, as for `oldest_half_offered_while_all_busy_2w`, whose
+    // shape this one extends by the window's joins and a steal:
+    // `in_line_ignores_its_empty_deque` deadlocks in the first execution,
+    // and shuttle samples the preemptions.
+    Check::new("10", "in_line_join_offers_a_half_after_a_steal", config)
+        .bound(0)
+        .run(move || in_line_join_offers_a_half_after_a_steal(config));
 }
 
 #[test]

@@ -10,7 +10,9 @@
 //!   [`join_half_taken_on_a_fresh_pool`]);
 //! - a worker with halves pending keeps one on its deque, so that a worker
 //!   that runs out of work finds it even if the owner never joins again
-//!   ([`oldest_half_offered_while_all_busy`]);
+//!   ([`oldest_half_offered_while_all_busy`]), and a join runs in line,
+//!   recording nothing, only while that deque holds a job
+//!   ([`in_line_join_offers_a_half_after_a_steal`]);
 //! - every private half is published before its owner waits, so that a
 //!   wait never sits on work only it could see
 //!   ([`join_halves_published_before_a_wait`]);
@@ -260,4 +262,107 @@ struct OfferShared {
     j_started: Countdown,
     joined: Countdown,
     b_ran: Countdown,
+}
+
+/// A join runs in line (`WorkerThread::join_in_line`) only while its owner's
+/// deque holds a job: once a thief has taken that job, the owner's next
+/// join records its second half and publishes its oldest private one, even
+/// though every worker is busy and stays so. The other worker runs a job
+/// `j` that blocks until the owner has filled its window; the owner runs a
+/// chain of `JOIN_WINDOW + 1` nested joins: the outermost second half `b0`
+/// is published (the deque is empty), the next `JOIN_WINDOW` are kept
+/// private (nobody could take them). The innermost first half then lets
+/// `j` return and waits (outside the pool) until the other worker has
+/// taken `b0`, which blocks it until the owner's next join has begun. That
+/// join finds a full window, an empty deque and no worker inactive: it must
+/// publish the oldest private half, `b1`, because its first half then
+/// blocks until `b1` has run and never joins again. Needs exactly two
+/// workers, so that no third one is idle at the joins.
+///
+/// Why it must happen under C++20: the owner publishes `b1` before it ticks
+/// the countdown that `b0` waits for (a mutex), so the push happens-before
+/// the other worker's search after `b0`, which reads the owner's deque and
+/// sees `b1` (the deque's guarantee for a push that happened before the
+/// steal). The steal of `b0` is the same argument one step earlier: `b0`
+/// was pushed before `j` was let go. No wake-up is needed: the other worker
+/// is busy at both pushes.
+pub fn in_line_join_offers_a_half_after_a_steal(config: Config) {
+    assert_eq!(
+        config.workers, 2,
+        "one owner and one busy worker: {config:?}"
+    );
+    let pool = Arc::new(config.pool());
+    // Run counts: `j`, then `b0` up to `b{JOIN_WINDOW}`, then the last
+    // join's two halves.
+    let window = drowse::model_api::JOIN_WINDOW;
+    let shared = Arc::new(InLineShared {
+        runs: RunCounts::new(window + 4),
+        j_started: Countdown::default(),
+        window_full: Countdown::default(),
+        b0_started: Countdown::default(),
+        last_join_begun: Countdown::default(),
+        b1_ran: Countdown::default(),
+    });
+    let busy = {
+        let pool = Arc::clone(&pool);
+        let shared = Arc::clone(&shared);
+        thread::spawn(move || {
+            pool.install(|| {
+                shared.j_started.tick();
+                shared.window_full.wait_for(1);
+                shared.runs.ran(0);
+            })
+        })
+    };
+    shared.j_started.wait_for(1);
+    pool.install(|| fill_window_then_join(&shared, 0, window));
+    busy.join().expect("the busy installer");
+    shared.runs.assert_each_ran_once();
+    let pool = Arc::try_unwrap(pool).unwrap_or_else(|_| unreachable!("the installer ended"));
+    shutdown_at_rest(pool);
+}
+
+/// What `in_line_join_offers_a_half_after_a_steal`'s threads share.
+struct InLineShared {
+    runs: RunCounts,
+    j_started: Countdown,
+    window_full: Countdown,
+    b0_started: Countdown,
+    last_join_begun: Countdown,
+    b1_ran: Countdown,
+}
+
+/// Join `level` of the chain: its second half is `b{level}`; below the
+/// last level (`window`), the first half lets `j` go, waits for the steal
+/// of `b0`, and makes the join that must publish `b1`.
+fn fill_window_then_join(shared: &InLineShared, level: usize, window: usize) {
+    drowse::join(
+        || {
+            if level < window {
+                fill_window_then_join(shared, level + 1, window);
+            } else {
+                shared.window_full.tick();
+                shared.b0_started.wait_for(1);
+                drowse::join(
+                    || {
+                        shared.last_join_begun.tick();
+                        shared.b1_ran.wait_for(1);
+                        shared.runs.ran(window + 2);
+                    },
+                    || shared.runs.ran(window + 3),
+                );
+            }
+        },
+        || {
+            shared.runs.ran(level + 1);
+            match level {
+                0 => {
+                    shared.b0_started.tick();
+                    shared.last_join_begun.wait_for(1);
+                }
+                1 => shared.b1_ran.tick(),
+                _ => {}
+            }
+        },
+    );
 }

@@ -10,9 +10,9 @@
 
 use drowse_models::Checker;
 use drowse_models::{
-    join_half_published_at_next_join, join_half_taken_on_a_fresh_pool,
-    join_halves_published_before_a_wait, nested_join_halves_run_once,
-    oldest_half_offered_while_all_busy, Config,
+    in_line_join_offers_a_half_after_a_steal, join_half_published_at_next_join,
+    join_half_taken_on_a_fresh_pool, join_halves_published_before_a_wait,
+    nested_join_halves_run_once, oldest_half_offered_while_all_busy, Config,
 };
 
 #[test]
@@ -31,6 +31,23 @@ fn oldest_half_offered_while_all_busy_2w_pct() {
         .pct(3)
         .iterations(5000)
         .run(move || oldest_half_offered_while_all_busy(config));
+}
+#[test]
+fn in_line_join_offers_a_half_after_a_steal_2w_random() {
+    let config = Config::new(2);
+    Check::new("10", "in_line_join_offers_a_half_after_a_steal", config)
+        .random()
+        .iterations(5000)
+        .run(move || in_line_join_offers_a_half_after_a_steal(config));
+}
+
+#[test]
+fn in_line_join_offers_a_half_after_a_steal_2w_pct() {
+    let config = Config::new(2);
+    Check::new("10", "in_line_join_offers_a_half_after_a_steal", config)
+        .pct(3)
+        .iterations(5000)
+        .run(move || in_line_join_offers_a_half_after_a_steal(config));
 }
 use drowse_shuttle_tests::Check;
 

@@ -38,6 +38,8 @@ pub(crate) use global::{current_registry, global_registry, in_worker, init_globa
 pub(crate) use main_loop::main_loop;
 pub(crate) use wakes_in_flight::WakeInFlight;
 pub(crate) use worker_thread::WorkerThread;
+#[cfg(feature = "internals")]
+pub(crate) use worker_thread::JOIN_WINDOW;
 
 pub(crate) struct Registry {
     thread_infos: Vec<ThreadInfo>,
