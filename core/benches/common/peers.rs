@@ -88,17 +88,41 @@ pub struct Node {
 }
 
 impl Node {
-    /// A full binary tree of `levels` levels (2^levels - 1 nodes).
+    /// A full binary tree of `levels` levels (2^levels - 1 nodes), its
+    /// boxes allocated in level order (the root, then each level from left
+    /// to right) and linked from the bottom up.
+    ///
+    /// Level order favours neither child first: a depth-first sum visits
+    /// each level's nodes in allocation order if it takes the left child
+    /// first and in reverse if it takes the right one first, and either way
+    /// walks every level's allocations in one direction. The boxes of a
+    /// recursive build (`Box::new(build(..))`, children allocated before
+    /// their parent) lie in post-order instead, and a right-child-first sum
+    /// reads them backwards in one stream: on a 2^20-node tree that made
+    /// the sequential code 2.5-10x faster right child first than left
+    /// child first, and chili, whose `join` runs `b` before `a` once its
+    /// queue holds three jobs, gained it. The journal entry *In-line joins*
+    /// has the figures.
     pub fn tree(levels: u32) -> Node {
-        fn build(levels: u32, next: &mut u64) -> Node {
-            *next += 1;
-            let value = *next % 7;
-            let mut child = || (levels > 1).then(|| Box::new(build(levels - 1, next)));
-            let left = child();
-            let right = child();
-            Node { value, left, right }
+        let count = (1usize << levels) - 1;
+        let mut boxes: Vec<Option<Box<Node>>> = (0..count)
+            .map(|i| {
+                Some(Box::new(Node {
+                    value: (i as u64 + 1) % 7,
+                    left: None,
+                    right: None,
+                }))
+            })
+            .collect();
+        // Node i's children are 2i + 1 and 2i + 2; the first count / 2
+        // nodes have them.
+        for i in (0..count / 2).rev() {
+            let (left, right) = (boxes[2 * i + 1].take(), boxes[2 * i + 2].take());
+            let node = boxes[i].as_mut().expect("a node is linked once");
+            node.left = left;
+            node.right = right;
         }
-        build(levels, &mut 0)
+        *boxes[0].take().expect("the root")
     }
 }
 
