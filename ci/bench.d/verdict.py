@@ -2,11 +2,17 @@
 compare runs (`compare --samples`) made in several code layouts, and prints
 one line per row: the median of its paired-round ratios in each layout,
 their median over the layouts, a distribution-free 95% confidence interval
-for that median, and what the interval says.
+for that median, and what the interval says. Rows are compared with
+rayon-core; the `peer_*` rows, measured on chili too, get a second table
+against chili and the chili target: Drowse at or below chili (median over
+layouts at most 1.00) on every tree-sum and fib row at 1 and 2 threads.
 
-Usage: verdict.py LAYOUTS OUT_DIR   (reads OUT_DIR/layout-L.run-K.out)
-       verdict.py --self-test         (checks the statistics and verdicts
-                                       on made-up runs; ci/run's std step)
+Usage: verdict.py [--target] LAYOUTS OUT_DIR
+                               (reads OUT_DIR/layout-L.run-K.out; with
+                                --target, exits 1 unless the chili target
+                                passes)
+       verdict.py --self-test  (checks the statistics and verdicts on
+                                made-up runs; ci/run's std step)
 
 Why these statistics. A round measures both pools back to back, so its
 ratio Drowse / rayon-core is taken under one outside load; the median of a
@@ -25,7 +31,14 @@ whose interval lies above 1.00 is a gap.
 import collections
 import math
 import os
+import re
 import sys
+
+# The reference of every row; the `peer_*` rows have chili as well.
+RAYON = "rayon-core"
+CHILI = "chili"
+# The rows of the chili target: tree sums and fib at 1 and 2 threads.
+CHILI_TARGET = re.compile(r"^peer_(tree|fib)[0-9]+_[12]t$")
 
 
 def median(values):
@@ -54,9 +67,10 @@ def median_interval(values, confidence=0.95):
     return values[k - 1], values[n - k], 1 - 2 * tail
 
 
-def read_ratios(layouts, out_dir):
-    """The paired-round ratios of each row in each layout, over every run:
-    (ratios[row][layout], units[row], rows in order of appearance)."""
+def read_ratios(layouts, out_dir, peer=RAYON):
+    """The paired-round ratios Drowse / `peer` of each row in each layout,
+    over every run: (ratios[row][layout], units[row], rows in order of
+    appearance); rows without `peer`'s samples are left out."""
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
     units = {}
     order = []
@@ -75,11 +89,11 @@ def read_ratios(layouts, out_dir):
                         units[row] = unit
                         order.append(row)
             for (row, _), pools in rounds.items():
-                drowse, rayon = pools.get("drowse"), pools.get("rayon-core")
-                if drowse is not None and rayon:
-                    ratios[row][layout].append(drowse / rayon)
+                drowse, other = pools.get("drowse"), pools.get(peer)
+                if drowse is not None and other:
+                    ratios[row][layout].append(drowse / other)
             run += 1
-    return ratios, units, order
+    return ratios, units, [row for row in order if row in ratios]
 
 
 def verdict(row, per_layout):
@@ -102,9 +116,9 @@ def verdict(row, per_layout):
     return overall, interval, text
 
 
-def table(layouts, out_dir):
-    """The verdict table's lines, header first."""
-    ratios, units, order = read_ratios(layouts, out_dir)
+def table(layouts, out_dir, peer=RAYON):
+    """The verdict table's lines against `peer`, header first."""
+    ratios, units, order = read_ratios(layouts, out_dir, peer)
     header = ["benchmark", "unit", "rounds"]
     header += [f"layout {layout}" for layout in range(layouts + 1)]
     header += ["median", "95% interval", "above 1.00", "verdict"]
@@ -124,6 +138,19 @@ def table(layouts, out_dir):
         line.append(text)
         lines.append(line)
     return lines
+
+
+def chili_target(chili_lines):
+    """The chili target's outcome from the chili table's lines: (passed,
+    what it says); passed is None when no target row was measured."""
+    target = [line for line in chili_lines[1:] if CHILI_TARGET.match(line[0])]
+    if not target:
+        return None, "chili target: no tree or fib row at 1 or 2 threads was measured"
+    median_column = chili_lines[0].index("median")
+    above = [f"{line[0]} ({line[median_column]})" for line in target if float(line[median_column]) > 1.0]
+    if above:
+        return False, f"chili target: FAIL, above chili on {len(above)} of {len(target)} rows: {', '.join(above)}"
+    return True, f"chili target: PASS, at or below chili on all {len(target)} tree and fib rows at 1 and 2 threads"
 
 
 def self_test():
@@ -183,22 +210,91 @@ def self_test():
     check("faster_2t", got.get("faster_2t"), ("90", "at or below 1.00"))
     check("tilted_2t", got.get("tilted_2t"), ("90", "not told from 1.00 (at most 1.004)"))
     check("sweep_x_rate", got.get("sweep_x_rate"), ("90", "higher is better"))
+
+    # The peer rows: Drowse, chili and rayon-core in each round. Each pair
+    # is (Drowse / chili, Drowse / rayon-core).
+    def peer_ratios(row, layout):
+        if row == "peer_tree20_1t":  # 6x chili, below rayon-core
+            return 6.0, 0.9
+        if row == "peer_fib30_2t":  # below both
+            return 0.95, 0.5
+        if row == "peer_tree23_2t":  # at chili in 5 of 9 layouts, just above in 4
+            return (1.0 if layout % 2 == 0 else 1.01), 0.8
+        return 3.0, 1.1  # peer_qsort1m_1t: not a target row
+
+    def peer_lines(rows):
+        with tempfile.TemporaryDirectory() as out_dir:
+            for layout in range(layouts + 1):
+                with open(f"{out_dir}/layout-{layout}.run-1.out", "w") as out:
+                    for row in rows:
+                        chili, rayon = peer_ratios(row, layout)
+                        for index in range(5):
+                            out.write(f"sample\t{row}\tns/node\tdrowse\t{index}\t100.000\n")
+                            out.write(f"sample\t{row}\tns/node\tchili\t{index}\t{100 / chili:.6f}\n")
+                            out.write(f"sample\t{row}\tns/node\trayon-core\t{index}\t{100 / rayon:.6f}\n")
+            return table(layouts, out_dir), table(layouts, out_dir, CHILI)
+
+    peer_rows = ["peer_tree20_1t", "peer_fib30_2t", "peer_tree23_2t", "peer_qsort1m_1t"]
+    rayon_lines, chili_lines = peer_lines(peer_rows)
+    got = {line[0]: (line[-4], line[-1]) for line in rayon_lines[1:]}
+    check("peer rows against rayon-core", got, {
+        "peer_tree20_1t": ("0.900", "at or below 1.00"),
+        "peer_fib30_2t": ("0.500", "at or below 1.00"),
+        "peer_tree23_2t": ("0.800", "at or below 1.00"),
+        "peer_qsort1m_1t": ("1.100", "gap"),
+    })
+    got = {line[0]: (line[-4], line[-1]) for line in chili_lines[1:]}
+    check("peer rows against chili", got, {
+        "peer_tree20_1t": ("6.000", "gap"),
+        "peer_fib30_2t": ("0.950", "at or below 1.00"),
+        "peer_tree23_2t": ("1.000", "at or below 1.00"),
+        "peer_qsort1m_1t": ("3.000", "gap"),
+    })
+    check("chili target, one row above", chili_target(chili_lines),
+          (False, "chili target: FAIL, above chili on 1 of 3 rows: peer_tree20_1t (6.000)"))
+    _, chili_lines = peer_lines(["peer_fib30_2t", "peer_tree23_2t", "peer_qsort1m_1t"])
+    check("chili target, all at or below", chili_target(chili_lines),
+          (True, "chili target: PASS, at or below chili on all 2 tree and fib rows at 1 and 2 threads"))
+    check("chili target, no target row", chili_target(table(layouts, "/nonexistent", CHILI))[0], None)
+    # Without chili samples (the earlier made-up runs), no chili table rows.
+    check("no chili rows in a rayon-only run", len(table(layouts, "/nonexistent", CHILI)), 1)
     for failure in failures:
         print(f"verdict.py --self-test: {failure}")
     print(f"verdict.py --self-test: {len(failures)} failures")
     sys.exit(1 if failures else 0)
 
 
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        self_test()
-    if len(sys.argv) != 3 or not sys.argv[1].isdigit():
-        print("usage: verdict.py LAYOUTS OUT_DIR | verdict.py --self-test", file=sys.stderr)
-        sys.exit(2)
-    lines = table(int(sys.argv[1]), sys.argv[2])
+def print_table(lines):
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     for line in lines:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+
+
+def main():
+    args = sys.argv[1:]
+    if args == ["--self-test"]:
+        self_test()
+    target = args[:1] == ["--target"]
+    if target:
+        args = args[1:]
+    if len(args) != 2 or not args[0].isdigit():
+        print("usage: verdict.py [--target] LAYOUTS OUT_DIR | verdict.py --self-test", file=sys.stderr)
+        sys.exit(2)
+    layouts, out_dir = int(args[0]), args[1]
+    print("## Against rayon-core (ratio Drowse / rayon-core)")
+    print_table(table(layouts, out_dir))
+    chili_lines = table(layouts, out_dir, CHILI)
+    passed = None
+    if len(chili_lines) > 1:
+        print()
+        print("## Against chili 0.2 (ratio Drowse / chili; the peer_* rows)")
+        print_table(chili_lines)
+        passed, text = chili_target(chili_lines)
+        print(text)
+    elif target:
+        print("chili target: no peer_* row was measured")
+    if target and not passed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
