@@ -63,12 +63,13 @@ pub fn yield_local() -> Option<Yield> {
     WorkerThread::with_current(|worker_thread| Some(worker_thread?.yield_local()))
 }
 
-/// Whether the current worker's own deque holds jobs not yet taken, or
+/// Whether the current worker holds jobs of its own not yet taken (on its
+/// deque, or second halves of its joins that it has not offered yet), or
 /// `None` when the current thread is not a worker of any pool.
 ///
 /// Other workers may steal from the deque at any moment, so the answer can
 /// be out of date as soon as it is returned: a hint (say, for deciding
 /// whether to split work further), not a synchronisation.
 pub fn current_thread_has_pending_tasks() -> Option<bool> {
-    WorkerThread::with_current(|worker_thread| Some(!worker_thread?.local_deque_is_empty()))
+    WorkerThread::with_current(|worker_thread| Some(worker_thread?.has_pending_tasks()))
 }

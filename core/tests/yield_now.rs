@@ -113,3 +113,51 @@ fn yield_local_runs_a_broadcast_job_waiting_for_this_worker() {
         assert_eq!(drowse::yield_local(), Some(Yield::Idle));
     });
 }
+
+/// A join's second half that its worker keeps private (its deque held a job
+/// and the other worker was busy at the join) is a pending task of that
+/// worker, as it would be on rayon-core's deque: still so after a thief
+/// has emptied the deque, and `yield_local` runs it.
+#[test]
+fn a_private_join_half_is_a_pending_task() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let (j_started, is_j_started) = channel::<()>();
+    let (release_j, j_released) = channel::<()>();
+    let (s_ran, has_s_run) = channel::<()>();
+    let j_started = Mutex::new(j_started);
+    let is_j_started = Mutex::new(is_j_started);
+    let j_released = Mutex::new(j_released);
+    let release_j = Mutex::new(release_j);
+    let s_ran = Mutex::new(s_ran);
+    let has_s_run = Mutex::new(has_s_run);
+    let b_runs = AtomicUsize::new(0);
+    pool.install(|| {
+        drowse::scope(|scope| {
+            // The other worker steals `j` and is busy in it until released.
+            scope.spawn(|_| {
+                j_started.lock().unwrap().send(()).unwrap();
+                j_released.lock().unwrap().recv().unwrap();
+            });
+            is_j_started.lock().unwrap().recv().unwrap();
+            scope.spawn(|_| s_ran.lock().unwrap().send(()).unwrap());
+            // This worker's deque holds `s` and no worker is inactive: `b`
+            // stays private.
+            drowse::join(
+                || {
+                    release_j.lock().unwrap().send(()).unwrap();
+                    // The other worker, done with `j`, takes `s`, the only
+                    // job on this worker's deque.
+                    has_s_run.lock().unwrap().recv().unwrap();
+                    assert_eq!(drowse::current_thread_has_pending_tasks(), Some(true));
+                    assert_eq!(pool.current_thread_has_pending_tasks(), Some(true));
+                    assert_eq!(drowse::yield_local(), Some(Yield::Executed));
+                    assert_eq!(b_runs.load(Ordering::SeqCst), 1, "yield_local ran b");
+                },
+                || {
+                    b_runs.fetch_add(1, Ordering::SeqCst);
+                },
+            );
+        });
+    });
+    assert_eq!(b_runs.load(Ordering::SeqCst), 1);
+}

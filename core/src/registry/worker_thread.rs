@@ -274,11 +274,14 @@ impl WorkerThread {
         self.push(unsafe { fifo.push(job) });
     }
 
-    /// Whether this worker's own deque is empty (its broadcast queue is not
-    /// looked at).
+    /// Whether this worker holds jobs of its own not yet taken: on its deque,
+    /// or join halves kept private (which rayon-core would have put on the
+    /// deque, and which `yield_local` publishes and runs). Its broadcast
+    /// queue is not looked at; the second halves of in-line joins are not
+    /// jobs.
     #[inline]
-    pub(crate) fn local_deque_is_empty(&self) -> bool {
-        self.worker.is_empty()
+    pub(crate) fn has_pending_tasks(&self) -> bool {
+        !self.worker.is_empty() || self.published.get() < self.join_depth.get()
     }
 
     /// The newest job on this worker's own deque, or else the oldest job

@@ -199,6 +199,6 @@ impl ThreadPool {
     /// ```
     pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
         self.registry
-            .with_current_thread(|worker_thread| Some(!worker_thread?.local_deque_is_empty()))
+            .with_current_thread(|worker_thread| Some(worker_thread?.has_pending_tasks()))
     }
 }
