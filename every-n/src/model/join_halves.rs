@@ -15,7 +15,9 @@
 //! halves and once by a holder, who keeps them; `Sleep::start_looking`, the
 //! entry to every wait's search, only by a worker without (its
 //! `wait_until_cold` has published them all), or by a fresh worker, which
-//! then decrements `U`. The joins are the transitions this module adds.
+//! then decrements `U`. The joins are the transitions this module adds:
+//! those that record their second half, and those that run in line
+//! (`WorkerThread::join_in_line`).
 
 use super::{Flag, Model, Phase, Property, Transition, I, N, QD};
 use crate::lin::{sum, var, Atom, Lin};
@@ -30,6 +32,20 @@ pub const KEPT: &str = "kept_beside_taker";
 /// 1 once a join kept its half private while every deque was empty, its
 /// owner's too (a history variable).
 pub const UNOFFERED: &str = "kept_with_nothing_offered";
+/// 1 once a join ran in line while a publication was wanted: some worker
+/// inactive, or every deque empty, its owner's too (a history variable).
+pub const IN_LINE: &str = "in_line_with_publication_wanted";
+/// How many private halves a worker holds before its joins may run in line
+/// (`JOIN_WINDOW`): a constant of the run, any value `>= 0` in the proof.
+/// A holder's count of halves is not kept, so the model knows of the window
+/// only whether it is 0: at 0 any worker running a job may run a join in
+/// line, at any other size a holder may (whether it holds that many or
+/// not). The runs at any size are thus among those at 0.
+pub const WINDOW: &str = "join_window";
+/// The code's `JOIN_WINDOW` (`registry/worker_thread.rs`), where the
+/// searches of `ci/prove --mutants` start (the proof leaves it free); a
+/// test checks that the two agree.
+pub const CODE_WINDOW: i64 = 3;
 
 /// The phases of a running job: the only ones a holder may be in.
 const RUNNING: [Phase; 5] = [
@@ -58,16 +74,21 @@ pub enum JoinMutant {
     JoinNeverPublishes,
     /// `wait_until_cold` does not publish the waiter's private halves.
     WaitKeepsJoinHalvesPrivate,
-    /// `push_join_half` keeps the half private whatever its own deque
-    /// holds: only `may_have_takers` decides.
+    /// `publication_wanted` reads `may_have_takers` only, whatever its own
+    /// deque holds: `push_join_half` keeps the half private, and
+    /// `join_in_line` runs a join in line, whenever no worker is inactive.
     JoinIgnoresItsEmptyDeque,
+    /// `join_in_line` reads `may_have_takers` only, whatever its own deque
+    /// holds (`push_join_half` is the code's).
+    InLineIgnoresItsEmptyDeque,
 }
 
 impl JoinMutant {
-    pub const ALL: [JoinMutant; 3] = [
+    pub const ALL: [JoinMutant; 4] = [
         JoinMutant::JoinNeverPublishes,
         JoinMutant::WaitKeepsJoinHalvesPrivate,
         JoinMutant::JoinIgnoresItsEmptyDeque,
+        JoinMutant::InLineIgnoresItsEmptyDeque,
     ];
 
     /// The patch's name in `ci/mutants.d/`.
@@ -76,6 +97,7 @@ impl JoinMutant {
             JoinMutant::JoinNeverPublishes => "join_never_publishes",
             JoinMutant::WaitKeepsJoinHalvesPrivate => "wait_keeps_join_halves_private",
             JoinMutant::JoinIgnoresItsEmptyDeque => "join_ignores_its_empty_deque",
+            JoinMutant::InLineIgnoresItsEmptyDeque => "in_line_ignores_its_empty_deque",
         }
     }
 }
@@ -289,6 +311,69 @@ impl Builder {
             ));
         }
 
+        // `join_in_line`: a join whose worker holds `JOIN_WINDOW` private
+        // halves runs its two halves one after the other on its thread, and
+        // records nothing, when `publication_wanted` is false: its own deque
+        // holds a job (the model asks that some deque does, as for the
+        // keep) and `may_have_takers` reads `I = 0`. It touches neither the
+        // stack nor a deque, so it changes nothing the model counts; the
+        // joins nested in its halves are more joins of the same worker,
+        // which the model lets it make at any time. The window enters as
+        // `join_window` (see `WINDOW`): at 0 a worker without private
+        // halves may run in line, at any size a holder. Each case splits as
+        // the keep does: the code's (a transition that changes nothing,
+        // there so that the vacuity check shows an in-line join can
+        // happen), and the two that set `IN_LINE`.
+        let in_line_reads: Vec<Atom> = match self.mutant {
+            Some(JoinMutant::JoinIgnoresItsEmptyDeque | JoinMutant::InLineIgnoresItsEmptyDeque) => {
+                vec![var(I).eq(0)]
+            }
+            _ => vec![var(QD).ge(1), var(I).eq(0)],
+        };
+        for (who, guard) in [
+            (
+                "window 0, no private half",
+                vec![plain(Phase::Busy).ge(1), var(WINDOW).eq(0)],
+            ),
+            ("holding private halves", vec![var(&holders).ge(1)]),
+        ] {
+            let mut g = in_line_reads.clone();
+            g.extend(guard);
+            let mut ok = g.clone();
+            ok.extend([takers().eq(0), var(QD).ge(1)]);
+            self.out.push(t(
+                &format!(
+                    "WorkerThread::join_in_line [no taker, own deque not empty: both halves here, {who}]"
+                ),
+                ok,
+                &[],
+            ));
+            let mut beside = g.clone();
+            beside.push(takers().ge(1));
+            self.out.push(mark(
+                t(
+                    &format!(
+                        "WorkerThread::join_in_line [a worker inactive: both halves here, {who}]"
+                    ),
+                    beside,
+                    &[],
+                ),
+                IN_LINE,
+            ));
+            let mut empty = g;
+            empty.push(var(QD).eq(0));
+            self.out.push(mark(
+                t(
+                    &format!(
+                        "WorkerThread::join_in_line [every deque empty: both halves here, {who}]"
+                    ),
+                    empty,
+                    &[],
+                ),
+                IN_LINE,
+            ));
+        }
+
         // A join ends on its private half: `take_private_join_half` hands it
         // back and the owner runs it inline. Only the last one changes the
         // count.
@@ -337,15 +422,20 @@ pub fn model(mutant: Option<JoinMutant>) -> Model {
     b.joins(&base);
 
     let mut added: Vec<String> = RUNNING.iter().map(|&p| private(p)).collect();
-    added.extend([PRIVATE_INACTIVE, KEPT, UNOFFERED].map(String::from));
+    added.extend([PRIVATE_INACTIVE, KEPT, UNOFFERED, IN_LINE].map(String::from));
     let mut vars = main.vars.clone();
     vars.extend(added.iter().cloned());
     let mut init = main.init.clone();
     for v in &added {
         init.push(var(v).eq(0));
     }
+    // The window: any size, fixed for the run (no transition updates it,
+    // so a search need not cap it).
+    vars.push(WINDOW.to_string());
+    init.push(var(WINDOW).ge(0));
     let mut bounded = main.bounded.clone();
     bounded.extend(added.iter().cloned());
+    bounded.push(WINDOW.to_string());
     let mut properties: Vec<Property> = main
         .properties
         .into_iter()
@@ -372,12 +462,19 @@ pub fn model(mutant: Option<JoinMutant>) -> Model {
         init,
         transitions: b.out,
         properties,
-        start: |n| vec![(N.to_string(), n), ("busy_u".to_string(), n)],
+        start: |n| {
+            vec![
+                (N.to_string(), n),
+                ("busy_u".to_string(), n),
+                (WINDOW.to_string(), CODE_WINDOW),
+            ]
+        },
         bounded,
     }
 }
 
-/// The properties this model adds (docs/proof.md, lemma 11 (b) and (c)).
+/// The properties this model adds (docs/proof.md, lemma 11 (b), (c), (e)
+/// and (o)).
 pub fn own_properties() -> Vec<Property> {
     vec![
         Property {
@@ -395,6 +492,11 @@ pub fn own_properties() -> Vec<Property> {
             statement: "a join keeps its second half private only while some deque holds a job (in the code: its own)",
             bad: vec![vec![var(UNOFFERED).ge(1)]],
         },
+        Property {
+            name: "join_runs_in_line_only_beside_an_offer",
+            statement: "a join runs in line only while no worker is inactive and some deque holds a job (in the code: its own)",
+            bad: vec![vec![var(IN_LINE).ge(1)]],
+        },
     ]
 }
 
@@ -407,6 +509,7 @@ pub fn target(m: JoinMutant) -> &'static str {
         JoinMutant::JoinNeverPublishes => "join_keeps_half_private_only_without_takers",
         JoinMutant::WaitKeepsJoinHalvesPrivate => "private_halves_published_before_a_wait",
         JoinMutant::JoinIgnoresItsEmptyDeque => "join_keeps_half_private_only_beside_an_offer",
+        JoinMutant::InLineIgnoresItsEmptyDeque => "join_runs_in_line_only_beside_an_offer",
     }
 }
 
@@ -434,6 +537,10 @@ pub fn invariant_clauses() -> Vec<super::Clause> {
         Clause {
             name: "no_half_kept_with_nothing_offered",
             dnf: vec![vec![var(UNOFFERED).eq(0)]],
+        },
+        Clause {
+            name: "no_join_in_line_with_publication_wanted",
+            dnf: vec![vec![var(IN_LINE).eq(0)]],
         },
     ]
 }
@@ -517,6 +624,43 @@ mod test {
     #[test]
     fn transitions_name_code_that_exists() {
         super::super::test::names_exist(&model(None));
+    }
+
+    /// The searches start at the code's window.
+    #[cfg(feature = "validate")]
+    #[test]
+    fn code_window_is_the_codes() {
+        assert_eq!(CODE_WINDOW, drowse::model_api::JOIN_WINDOW as i64);
+    }
+
+    /// The window decides who may run a join in line: at 0 any worker that
+    /// runs a job, at the code's window a holder only. The in-line mutant's
+    /// shortest run at one worker shows both: at 0 a worker joins in line
+    /// before anything is pushed; at the code's window its in-line join
+    /// comes after it kept a half private beside a job that was then taken.
+    #[test]
+    fn in_line_joins_by_window() {
+        let last_step = |m: &Model| {
+            let target: Vec<&Property> = m
+                .properties
+                .iter()
+                .filter(|p| p.name == "join_runs_in_line_only_beside_an_offer")
+                .collect();
+            let Outcome::Found(trace) = search(m, &target, 1, 2, 2_000_000) else {
+                panic!("no in-line join beside empty deques at one worker");
+            };
+            crate::smt::replay(m, &trace).unwrap();
+            let last = trace.steps.last().unwrap().transition;
+            (trace.steps.len(), m.transitions[last].name.clone())
+        };
+        let mut at_zero = model(Some(JoinMutant::InLineIgnoresItsEmptyDeque));
+        at_zero.start = |n| vec![(N.to_string(), n), ("busy_u".to_string(), n)];
+        let (steps, name) = last_step(&at_zero);
+        assert_eq!(steps, 1);
+        assert!(name.ends_with("window 0, no private half]"), "{name}");
+        let (steps, name) = last_step(&model(Some(JoinMutant::InLineIgnoresItsEmptyDeque)));
+        assert!(steps > 3, "{steps} steps");
+        assert!(name.ends_with("holding private halves]"), "{name}");
     }
 
     /// At one worker: nothing bad without a mutant; a wait that keeps its
