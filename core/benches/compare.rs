@@ -15,6 +15,8 @@
 //! compare --callgrind-fib drowse|rayon|serial N
 //! compare --callgrind-scope drowse|rayon N
 //! compare --callgrind-tree drowse|rayon SUMS
+//! compare --callgrind-peer-fib drowse|rayon|chili N
+//! compare --callgrind-peer-tree drowse|rayon|chili SUMS
 //! ```
 //!
 //! Output: `#` lines describe the run; with `--samples`, one `sample` line
@@ -27,7 +29,10 @@
 //! pool (or serially) and exits; `--callgrind-scope` runs one scope that
 //! spawns N jobs on a 1-thread pool, from outside it, and exits;
 //! `--callgrind-tree` sums the 1023-node tree SUMS times inside one `install`
-//! on a 1-thread pool. `ci/bench` runs them under callgrind.
+//! on a 1-thread pool. `--callgrind-peer-fib` and `--callgrind-peer-tree`
+//! run the `peer_*` rows' code instead (common/peers.rs), on chili too:
+//! fib(N), or SUMS sums of a 1023-node tree with a join at every node.
+//! `ci/bench` runs them under callgrind.
 
 mod common;
 mod plot;
@@ -51,7 +56,9 @@ usage: compare [--quick] [--threads N] [--only NAME,...] [--samples] [--plot SVG
        compare [--drowse-search-rounds N] --callgrind-sparse drowse|rayon THREADS JOBS
        compare --callgrind-fib drowse|rayon|serial N
        compare --callgrind-scope drowse|rayon N
-       compare --callgrind-tree drowse|rayon SUMS";
+       compare --callgrind-tree drowse|rayon SUMS
+       compare --callgrind-peer-fib drowse|rayon|chili N
+       compare --callgrind-peer-tree drowse|rayon|chili SUMS";
 
 /// The argument of fib in the join benchmarks (121,392 joins).
 const FIB_N: u32 = 25;
@@ -1100,6 +1107,77 @@ fn callgrind_tree(pool: &str, sums: u32) {
     println!("callgrind-tree\t{pool}\t{sums}");
 }
 
+/// The levels of the tree of `--callgrind-peer-tree`: 1023 nodes.
+const PEER_CALLGRIND_TREE_LEVELS: u32 = 10;
+
+/// A peer workload under callgrind.
+#[derive(Clone, Copy)]
+enum PeerCallgrind {
+    /// fib(N) (`--callgrind-peer-fib`).
+    Fib(u32),
+    /// SUMS sums of the 1023-node peer tree (`--callgrind-peer-tree`).
+    Tree(u32),
+}
+
+/// A workload of the `peer_*` rows (common/peers.rs, the same code for
+/// every pool) on a 1-thread pool of `pool` (Drowse, rayon-core, or chili's
+/// `Scope::join` on a 1-thread `chili::ThreadPool`), checked against the
+/// sequential code; the pool's threads have exited when this returns.
+/// `peers::fib` joins at every call with n >= 2, as `common::fib` does;
+/// `peers::tree_sum` joins at every node, a leaf on two empty halves, so a
+/// sum of the 1023-node tree makes 1023 joins.
+fn callgrind_peer(work: PeerCallgrind, pool: &str) {
+    fn run<F: Fork>(work: PeerCallgrind, tree: &peers::Node, ctx: &mut F::Ctx<'_>) -> u64 {
+        match work {
+            PeerCallgrind::Fib(n) => peers::fib::<F>(black_box(u64::from(n)), ctx),
+            PeerCallgrind::Tree(sums) => (0..sums)
+                .map(|_| peers::tree_sum::<F>(black_box(tree), ctx))
+                .sum(),
+        }
+    }
+    fn on_pool<P: Pool>(work: PeerCallgrind, tree: &peers::Node) -> u64 {
+        let pool = Started::<P>::new(1);
+        let value = pool.pool().install(|| run::<Joins<P>>(work, tree, &mut ()));
+        pool.finish();
+        value
+    }
+    let (option, arg) = match work {
+        PeerCallgrind::Fib(n) => ("--callgrind-peer-fib", n),
+        PeerCallgrind::Tree(sums) => ("--callgrind-peer-tree", sums),
+    };
+    let which = which_pool(option, pool, true);
+    let tree = peers::Node::tree(PEER_CALLGRIND_TREE_LEVELS);
+    // What the sequential code computes: a closed form for fib, one
+    // sequential sum for the tree (the same in every run of this mode, so
+    // it cancels in a difference of two sizes).
+    let expected = match work {
+        PeerCallgrind::Fib(n) => common::fib_value(n),
+        PeerCallgrind::Tree(sums) => {
+            u64::from(sums) * peers::tree_sum::<Sequential>(&tree, &mut ())
+        }
+    };
+    let value = match which {
+        Which::Drowse => on_pool::<Drowse>(work, &tree),
+        Which::Rayon => on_pool::<Rayon>(work, &tree),
+        Which::Chili => {
+            let pool = chili::ThreadPool::with_config(chili::Config {
+                thread_count: NonZeroUsize::new(1),
+                ..chili::Config::default()
+            });
+            let value = run::<peers::Chili>(work, &tree, &mut pool.scope());
+            drop(pool);
+            value
+        }
+    };
+    assert_eq!(
+        value,
+        expected,
+        "{}: {option} computed something else than the sequential code",
+        which.name()
+    );
+    println!("callgrind-peer\t{option}\t{pool}\t{arg}\t{value}");
+}
+
 /// One scope spawning `n` jobs on a 1-thread pool, from outside the pool;
 /// the pool's thread has exited when this returns.
 fn callgrind_scope(pool: &str, n: usize) {
@@ -1270,6 +1348,21 @@ fn main() {
                     exit(2)
                 });
                 callgrind_tree(&pool, sums);
+                return;
+            }
+            option @ ("--callgrind-peer-fib" | "--callgrind-peer-tree") => {
+                let pool = value_of(&mut args, option);
+                let text = value_of(&mut args, option);
+                let number = text.parse().unwrap_or_else(|_| {
+                    eprintln!("compare: {option} needs a number, not '{text}'");
+                    exit(2)
+                });
+                let work = if option == "--callgrind-peer-fib" {
+                    PeerCallgrind::Fib(number)
+                } else {
+                    PeerCallgrind::Tree(number)
+                };
+                callgrind_peer(work, &pool);
                 return;
             }
             "--callgrind-scope" => {
