@@ -95,7 +95,7 @@ fn a_panic_in_oper_b_waits_for_oper_a() {
 /// join's second half must run before the panic passes it, whichever way
 /// the join kept that half. The outermost join publishes it (its deque is
 /// empty), the next few keep it private, and the rest run in line (the
-/// deque holds a job and the private window, 3 halves, is full): with 20
+/// deque holds a job and the private window, one half, is full): with 20
 /// levels every kind is passed through.
 #[test]
 fn a_panic_deep_in_nested_joins_runs_every_second_half() {

@@ -295,6 +295,10 @@ pub fn in_line_join_offers_a_half_after_a_steal(config: Config) {
     // Run counts: `j`, then `b0` up to `b{JOIN_WINDOW}`, then the last
     // join's two halves.
     let window = drowse::model_api::JOIN_WINDOW;
+    assert!(
+        window >= 1,
+        "b1 is private only with a window of one or more"
+    );
     let shared = Arc::new(InLineShared {
         runs: RunCounts::new(window + 4),
         j_started: Countdown::default(),

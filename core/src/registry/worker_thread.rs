@@ -50,13 +50,19 @@ const PUBLISHED_AT_ONCE: usize = usize::MAX;
 
 /// How many private join halves a worker keeps before its further joins
 /// run in line (`join_in_line`). They are the pieces it can hand a worker
-/// that asks, oldest (largest) first; a join made while it holds fewer
-/// records its second half, and so refills them as they are handed out.
-/// Fewer leaves an asking worker smaller pieces, more costs a recorded
-/// join in more places: fib's instructions per join (callgrind, 1 thread)
-/// read 40.2, 41.3, 41.5, 42.0 and 46.0 for 1, 2, 3, 4 and 6. chili keeps
-/// three as well.
-pub(crate) const JOIN_WINDOW: usize = 3;
+/// that asks, besides the job its deque already offers, oldest (largest)
+/// first; a join made while it holds fewer records its second half, and
+/// so refills them as they are handed out. More pieces in reserve cost a
+/// recorded join in more places: of a 1023-node tree's joins (every node
+/// joins) a window of 1 records 5%, of 2 17%, of 3 38%, and of fib(18)'s
+/// 1%, 4% and 9%. `ci/bench --quick --only 'callgrind_fib*,callgrind_tree*'`
+/// read, per join for windows of 1, 2 and 3 (chili 0.2: 47.5 and 53.2),
+/// 41.1, 42.2 and 42.6 on fib and 49.2, 57.0 and 69.0 on the tree, and
+/// the peer rows (`ci/bench --quick --no-callgrind --only 'peer_*'`) put
+/// the tree sums at 1 and 2 threads at 0.44-0.85 of chili's time with 1
+/// and at 0.52-1.01 with 3. Whether a window is 0, 1 or more is policy:
+/// lemma 11 of docs/proof.md holds for every size.
+pub(crate) const JOIN_WINDOW: usize = 1;
 
 impl WorkerThread {
     pub(super) fn new(
