@@ -804,33 +804,47 @@ fn wait_until(due: Instant) {
     }
 }
 
-/// One tiny job every `period` for `duration`, from this (outside) thread,
-/// into a `threads`-thread pool that starts asleep; calls that fall behind
-/// the absolute schedule are made at once (an `install` blocks until its job
-/// has run, so high rates can be out of its reach: the last figure says what
-/// was achieved). Figures: the workers' CPU per second of the run (ms/s);
-/// the p50, p99 and p99.9 of the time from the call (`spawn` or `install`)
-/// to the start of the job (us); how many times the workers blocked per job
-/// (went to sleep, or waited for a contended lock: their voluntary context
-/// switches); and the rate achieved (jobs per second).
+/// Tiny jobs at a mean rate of one per `period` for `duration`, from this
+/// (outside) thread, into a `threads`-thread pool that starts asleep. The
+/// arrivals are an open-loop schedule fixed in advance: the gaps between
+/// them are drawn uniformly between half and one and a half `period`
+/// (seeded, the same for every pool), as events that do not wait for the
+/// pool arrive. A job's latency runs from its scheduled arrival to its
+/// start, so that a call this thread makes late (it was descheduled while
+/// the pool's workers ran, or an `install` before it had not returned) is
+/// counted as late, as its user would see it; calls behind the schedule
+/// are made at once. Figures: the workers' CPU per second of the run
+/// (ms/s); the p50, p99 and p99.9 of that latency (us); how many times the
+/// workers blocked per job (went to sleep, or waited for a contended lock:
+/// their voluntary context switches); and the rate achieved (jobs per
+/// second).
 fn load<P: Pool>(threads: usize, mode: Mode, period: Duration, duration: Duration) -> Figures {
     let pool = Started::<P>::new(threads);
     thread::sleep(SETTLE);
     let jobs = ((duration.as_nanos() / period.as_nanos()) as usize).max(1);
-    // Inject-to-start latency of each job in ns; u64::MAX until it has run.
+    // Each job's scheduled arrival, in ns after the start.
+    let period_ns = period.as_nanos() as u64;
+    let arrivals: Vec<u64> = peers::seeded_u32s(jobs)
+        .iter()
+        .scan(0u64, |due, &draw| {
+            let arrival = *due;
+            *due += period_ns / 2 + ((period_ns * u64::from(draw)) >> 32);
+            Some(arrival)
+        })
+        .collect();
+    // Arrival-to-start latency of each job in ns; u64::MAX until it has run.
     let latencies: Arc<Vec<AtomicU64>> =
         Arc::new((0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect());
     let cpu_before = pool_cpu(&pool);
     let sleeps_before = pool_sleeps(&pool);
     let base = Instant::now();
-    for job in 0..jobs {
-        wait_until(base + period * job as u32);
-        let called = base.elapsed().as_nanos() as u64;
+    for (job, &arrival) in arrivals.iter().enumerate() {
+        wait_until(base + Duration::from_nanos(arrival));
         let record = {
             let latencies = Arc::clone(&latencies);
             move || {
                 let started = base.elapsed().as_nanos() as u64;
-                latencies[job].store(started - called, Ordering::Release);
+                latencies[job].store(started - arrival, Ordering::Release);
             }
         };
         match mode {
