@@ -14,6 +14,15 @@
 //! chili's `join` hands each half a `&mut chili::Scope`; rayon-core's and
 //! Drowse's take no argument. [`Fork::Ctx`] is what a half gets: the scope
 //! for chili, `()` for the others.
+//!
+//! forte (a heartbeat pool with a rayon-like `join`) is not a peer. Its
+//! releases from 1.0.0-alpha.5 on declare `rust-version = "1.96.0"`, and
+//! with one as a dev-dependency cargo refuses to build any test or bench of
+//! drowse with the stable toolchain these rows are run with (1.95).
+//! 1.0.0-alpha.4 builds, but none of its pools can shrink or stop:
+//! `ThreadPool::resize` joins the heartbeat thread while it holds the pool's
+//! state lock, which that thread takes again before it reads its halt flag;
+//! these rows start and finish a pool for every measurement.
 
 use super::Pool;
 use std::marker::PhantomData;
