@@ -89,6 +89,7 @@ pub const fn memory_model(name: &str, config: Config) -> MemoryModel {
         "join_halves_published_before_a_wait",
         "nested_join_halves_run_once",
         "oldest_half_offered_while_all_busy",
+        "in_line_join_offers_a_half_after_a_steal",
     ];
     const SC: &[&str] = &[
         "internal_job_is_found",

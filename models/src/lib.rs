@@ -46,8 +46,10 @@
 //! 10. private join halves: a half another worker could take is published
 //!     ([`join_half_published_at_next_join`], and under SC
 //!     [`join_half_taken_on_a_fresh_pool`]), every private half before its
-//!     owner waits ([`join_halves_published_before_a_wait`]), and each half
-//!     runs once ([`nested_join_halves_run_once`]);
+//!     owner waits ([`join_halves_published_before_a_wait`]), a join runs
+//!     in line only while its owner offers a job
+//!     ([`in_line_join_offers_a_half_after_a_steal`]), and each half runs
+//!     once ([`nested_join_halves_run_once`]);
 //!
 //! and one liveness statement: [`no_self_inflicted_wakeups`],
 //! [`no_self_inflicted_wakeups_from_sleep`].
