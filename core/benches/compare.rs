@@ -809,11 +809,13 @@ fn wait_until(due: Instant) {
 /// arrivals are an open-loop schedule fixed in advance: the gaps between
 /// them are drawn uniformly between half and one and a half `period`
 /// (seeded, the same for every pool), as events that do not wait for the
-/// pool arrive. A job's latency runs from its scheduled arrival to its
-/// start, so that a call this thread makes late (it was descheduled while
-/// the pool's workers ran, or an `install` before it had not returned) is
-/// counted as late, as its user would see it; calls behind the schedule
-/// are made at once. Figures: the workers' CPU per second of the run
+/// pool arrive. A job's latency runs from when it was due to its start:
+/// its scheduled arrival, so that a call this thread makes late because it
+/// was descheduled while the pool's workers ran is counted as late, as its
+/// user would see it; or, if the previous call returned after that
+/// arrival (an `install` blocks its caller), that return, so that a
+/// blocking caller behind the schedule is not charged the queue of its
+/// own earlier calls. Calls behind the schedule are made at once. Figures: the workers' CPU per second of the run
 /// (ms/s); the p50, p99 and p99.9 of that latency (us); how many times the
 /// workers blocked per job (went to sleep, or waited for a contended lock:
 /// their voluntary context switches); and the rate achieved (jobs per
@@ -838,19 +840,26 @@ fn load<P: Pool>(threads: usize, mode: Mode, period: Duration, duration: Duratio
     let cpu_before = pool_cpu(&pool);
     let sleeps_before = pool_sleeps(&pool);
     let base = Instant::now();
+    // When this thread's previous call returned: it could not call before.
+    let mut previous_returned = 0u64;
     for (job, &arrival) in arrivals.iter().enumerate() {
         wait_until(base + Duration::from_nanos(arrival));
+        // A job is due at its arrival, or when the previous call returned if
+        // that was later: an `install` that falls behind the schedule is
+        // not charged the queue of the ones before it, only its own delay.
+        let due = arrival.max(previous_returned);
         let record = {
             let latencies = Arc::clone(&latencies);
             move || {
                 let started = base.elapsed().as_nanos() as u64;
-                latencies[job].store(started - arrival, Ordering::Release);
+                latencies[job].store(started - due, Ordering::Release);
             }
         };
         match mode {
             Mode::Spawn => pool.pool().spawn(record),
             Mode::Install => pool.pool().install(record),
         }
+        previous_returned = base.elapsed().as_nanos() as u64;
     }
     // Wait for the last spawned jobs; installs have all finished already.
     let deadline = Instant::now() + Duration::from_secs(30);
