@@ -9,12 +9,12 @@
 //! disappear in any release.
 
 use crate::latch::CoreLatch;
+use crate::sleep::{IdleState, JecWidth, Sleep, SleepSnapshot};
 
 /// How many private join halves a worker keeps before its further joins run
 /// in line: the production `JOIN_WINDOW` (`registry/worker_thread.rs`), so
 /// that scenarios of in-line joins nest one join deeper than it.
 pub const JOIN_WINDOW: usize = crate::registry::JOIN_WINDOW;
-use crate::sleep::{IdleState, JecWidth, Sleep, SleepSnapshot};
 
 /// The sleep state of one pool: the protocol's `Sleep` (`core/src/sleep/`).
 pub struct ModelSleep(Sleep);

@@ -197,7 +197,14 @@ impl WorkerThread {
     /// reads, and writes nothing.
     #[inline]
     pub(crate) fn join_in_line(&self) -> bool {
-        self.join_depth.get() - self.published.get() >= JOIN_WINDOW && !self.publication_wanted()
+        self.private_join_halves() >= JOIN_WINDOW && !self.publication_wanted()
+    }
+
+    /// How many of this worker's join halves are private: pushed by
+    /// `push_join_half` and neither published nor taken back.
+    #[inline]
+    fn private_join_halves(&self) -> usize {
+        self.join_depth.get() - self.published.get()
     }
 
     /// Whether this worker's next join should publish a join half: its
@@ -234,14 +241,14 @@ impl WorkerThread {
     /// order it would have if they had been on its deque all along.
     #[inline]
     fn publish_join_halves(&self) {
-        if self.published.get() < self.join_depth.get() {
+        if self.private_join_halves() > 0 {
             self.publish_join_halves_cold();
         }
     }
 
     #[cold]
     fn publish_join_halves_cold(&self) {
-        while self.published.get() < self.join_depth.get() {
+        while self.private_join_halves() > 0 {
             self.publish_oldest_join_half();
         }
     }
@@ -287,7 +294,7 @@ impl WorkerThread {
     /// jobs.
     #[inline]
     pub(crate) fn has_pending_tasks(&self) -> bool {
-        !self.worker.is_empty() || self.published.get() < self.join_depth.get()
+        !self.worker.is_empty() || self.private_join_halves() > 0
     }
 
     /// The newest job on this worker's own deque, or else the oldest job
