@@ -209,59 +209,100 @@ fn join_tree(runs: &RunCounts, first: usize, depth: u32) -> usize {
 /// sees `b` (the deque's guarantee for a push that happened before the
 /// steal). No wake-up is needed: that worker is busy at the push.
 pub fn oldest_half_offered_while_all_busy(config: Config) {
+    let shared = Arc::new(OfferShared {
+        frame: BusyFrame::new(3),
+        joined: Countdown::default(),
+        b_ran: Countdown::default(),
+    });
+    let busy = |shared: &OfferShared| {
+        shared.joined.wait_for(1);
+        shared.frame.runs.ran(2);
+    };
+    beside_a_busy_worker(
+        config,
+        shared,
+        |shared| &shared.frame,
+        busy,
+        |shared| {
+            drowse::join(
+                || {
+                    drowse::join(
+                        || {
+                            shared.joined.tick();
+                            shared.b_ran.wait_for(1);
+                            shared.frame.runs.ran(0);
+                        },
+                        || (),
+                    )
+                },
+                || {
+                    shared.frame.runs.ran(1);
+                    shared.b_ran.tick();
+                },
+            );
+        },
+    );
+}
+
+/// What `oldest_half_offered_while_all_busy`'s threads share.
+struct OfferShared {
+    frame: BusyFrame,
+    joined: Countdown,
+    b_ran: Countdown,
+}
+
+/// What every scenario run by `beside_a_busy_worker` shares: the run
+/// counts, and the countdown that the busy worker's job ticks when it has
+/// started.
+struct BusyFrame {
+    runs: RunCounts,
+    j_started: Countdown,
+}
+
+impl BusyFrame {
+    fn new(runs: usize) -> BusyFrame {
+        BusyFrame {
+            runs: RunCounts::new(runs),
+            j_started: Countdown::default(),
+        }
+    }
+}
+
+/// The frame of the scenarios in which every worker but the owner is busy
+/// at the owner's joins, on a pool of exactly two workers (so that no third
+/// one is idle): an outside thread installs a job `j` that ticks the
+/// frame's `j_started` and then runs `busy`; once `j` has started, this
+/// thread installs `owner`, which the other worker, busy in `j`, cannot
+/// take. When both installs have returned, every run counted in the
+/// frame's `runs` must have happened once, and the pool shuts down at rest.
+fn beside_a_busy_worker<S: Send + Sync + 'static>(
+    config: Config,
+    shared: Arc<S>,
+    frame: fn(&S) -> &BusyFrame,
+    busy: fn(&S),
+    owner: impl FnOnce(&S) + Send,
+) {
     assert_eq!(
         config.workers, 2,
         "one owner and one busy worker: {config:?}"
     );
     let pool = Arc::new(config.pool());
-    let shared = Arc::new(OfferShared {
-        runs: RunCounts::new(3),
-        j_started: Countdown::default(),
-        joined: Countdown::default(),
-        b_ran: Countdown::default(),
-    });
-    let busy = {
+    let busy_installer = {
         let pool = Arc::clone(&pool);
         let shared = Arc::clone(&shared);
         thread::spawn(move || {
             pool.install(|| {
-                shared.j_started.tick();
-                shared.joined.wait_for(1);
-                shared.runs.ran(2);
+                frame(&shared).j_started.tick();
+                busy(&shared);
             })
         })
     };
-    shared.j_started.wait_for(1);
-    pool.install(|| {
-        drowse::join(
-            || {
-                drowse::join(
-                    || {
-                        shared.joined.tick();
-                        shared.b_ran.wait_for(1);
-                        shared.runs.ran(0);
-                    },
-                    || (),
-                )
-            },
-            || {
-                shared.runs.ran(1);
-                shared.b_ran.tick();
-            },
-        )
-    });
-    busy.join().expect("the busy installer");
-    shared.runs.assert_each_ran_once();
+    frame(&shared).j_started.wait_for(1);
+    pool.install(|| owner(&shared));
+    busy_installer.join().expect("the busy installer");
+    frame(&shared).runs.assert_each_ran_once();
     let pool = Arc::try_unwrap(pool).unwrap_or_else(|_| unreachable!("the installer ended"));
     shutdown_at_rest(pool);
-}
-
-/// What `oldest_half_offered_while_all_busy`'s threads share.
-struct OfferShared {
-    runs: RunCounts,
-    j_started: Countdown,
-    joined: Countdown,
-    b_ran: Countdown,
 }
 
 /// A join runs in line (`WorkerThread::join_in_line`) only while its owner's
@@ -287,11 +328,6 @@ struct OfferShared {
 /// was pushed before `j` was let go. No wake-up is needed: the other worker
 /// is busy at both pushes.
 pub fn in_line_join_offers_a_half_after_a_steal(config: Config) {
-    assert_eq!(
-        config.workers, 2,
-        "one owner and one busy worker: {config:?}"
-    );
-    let pool = Arc::new(config.pool());
     // Run counts: `j`, then `b0` up to `b{JOIN_WINDOW}`, then the last
     // join's two halves.
     let window = drowse::model_api::JOIN_WINDOW;
@@ -300,36 +336,28 @@ pub fn in_line_join_offers_a_half_after_a_steal(config: Config) {
         "b1 is private only with a window of one or more"
     );
     let shared = Arc::new(InLineShared {
-        runs: RunCounts::new(window + 4),
-        j_started: Countdown::default(),
+        frame: BusyFrame::new(window + 4),
         window_full: Countdown::default(),
         b0_started: Countdown::default(),
         last_join_begun: Countdown::default(),
         b1_ran: Countdown::default(),
     });
-    let busy = {
-        let pool = Arc::clone(&pool);
-        let shared = Arc::clone(&shared);
-        thread::spawn(move || {
-            pool.install(|| {
-                shared.j_started.tick();
-                shared.window_full.wait_for(1);
-                shared.runs.ran(0);
-            })
-        })
+    let busy = |shared: &InLineShared| {
+        shared.window_full.wait_for(1);
+        shared.frame.runs.ran(0);
     };
-    shared.j_started.wait_for(1);
-    pool.install(|| fill_window_then_join(&shared, 0, window));
-    busy.join().expect("the busy installer");
-    shared.runs.assert_each_ran_once();
-    let pool = Arc::try_unwrap(pool).unwrap_or_else(|_| unreachable!("the installer ended"));
-    shutdown_at_rest(pool);
+    beside_a_busy_worker(
+        config,
+        shared,
+        |shared| &shared.frame,
+        busy,
+        |shared| fill_window_then_join(shared, 0, window),
+    );
 }
 
 /// What `in_line_join_offers_a_half_after_a_steal`'s threads share.
 struct InLineShared {
-    runs: RunCounts,
-    j_started: Countdown,
+    frame: BusyFrame,
     window_full: Countdown,
     b0_started: Countdown,
     last_join_begun: Countdown,
@@ -351,14 +379,14 @@ fn fill_window_then_join(shared: &InLineShared, level: usize, window: usize) {
                     || {
                         shared.last_join_begun.tick();
                         shared.b1_ran.wait_for(1);
-                        shared.runs.ran(window + 2);
+                        shared.frame.runs.ran(window + 2);
                     },
-                    || shared.runs.ran(window + 3),
+                    || shared.frame.runs.ran(window + 3),
                 );
             }
         },
         || {
-            shared.runs.ran(level + 1);
+            shared.frame.runs.ran(level + 1);
             match level {
                 0 => {
                     shared.b0_started.tick();
