@@ -494,7 +494,9 @@ fn benches(options: &Options) -> Vec<Bench> {
         sporadic_bench("spawn", |_, w| by_pool!(w, sporadic, Mode::Spawn)),
         sporadic_bench("install", |_, w| by_pool!(w, sporadic, Mode::Install)),
     ];
+    // 1, 2 and every thread, each once (`--threads 1` or 2 repeats one).
     let mut peer_threads = vec![1, 2, t];
+    peer_threads.sort_unstable();
     peer_threads.dedup();
     for work in PeerWork::ALL {
         for &threads in &peer_threads {
@@ -842,12 +844,16 @@ fn load<P: Pool>(threads: usize, mode: Mode, period: Duration, duration: Duratio
     let base = Instant::now();
     // When this thread's previous call returned: it could not call before.
     let mut previous_returned = 0u64;
+    // How late each call was made, in ns after the job was due (the
+    // caller's part of the job's latency; the rest is the pool's).
+    let mut call_lateness = Vec::with_capacity(jobs);
     for (job, &arrival) in arrivals.iter().enumerate() {
         wait_until(base + Duration::from_nanos(arrival));
         // A job is due at its arrival, or when the previous call returned if
         // that was later: an `install` that falls behind the schedule is
         // not charged the queue of the ones before it, only its own delay.
         let due = arrival.max(previous_returned);
+        call_lateness.push((base.elapsed().as_nanos() as u64).saturating_sub(due));
         let record = {
             let latencies = Arc::clone(&latencies);
             move || {
@@ -878,12 +884,14 @@ fn load<P: Pool>(threads: usize, mode: Mode, period: Duration, duration: Duratio
     let cpu = pool_cpu(&pool) - cpu_before;
     let sleeps = pool_sleeps(&pool) - sleeps_before;
     pool.finish();
-    let mut sorted: Vec<u64> = latencies
+    let by_job: Vec<u64> = latencies
         .iter()
         .map(|l| l.load(Ordering::Acquire))
         .collect();
+    let mut sorted = by_job.clone();
     sorted.sort_unstable();
     if DETAIL.load(Ordering::Relaxed) {
+        print_tail_split::<P>(mode, threads, period, &by_job, &call_lateness, &sorted);
         let late = sorted
             .iter()
             .filter(|&&l| l > period.as_nanos() as u64 / 2)
@@ -906,6 +914,44 @@ fn load<P: Pool>(threads: usize, mode: Mode, period: Duration, duration: Duratio
         sleeps as f64 / jobs as f64,
         jobs as f64 / elapsed.as_secs_f64(),
     ]
+}
+
+/// Where the slowest hundredth of a load run's jobs lost their time: for
+/// the jobs at or above the p99 (`by_job`, each job's latency), the median
+/// of how late this thread made the call (`call_lateness`: descheduled, or
+/// behind the schedule) and the median of the rest, from the call to the
+/// job's start (the pool's part: the post, any wake-up, the search). A
+/// tail that is mostly the caller's says the pool's threads took the CPU
+/// from the caller; one that is mostly the pool's, that the job waited in
+/// the pool.
+fn print_tail_split<P: Pool>(
+    mode: Mode,
+    threads: usize,
+    period: Duration,
+    by_job: &[u64],
+    call_lateness: &[u64],
+    sorted: &[u64],
+) {
+    let p99 = per_mille(sorted, 990);
+    let (mut caller, mut pool): (Vec<u64>, Vec<u64>) = by_job
+        .iter()
+        .zip(call_lateness)
+        .filter(|&(&latency, _)| latency >= p99)
+        .map(|(&latency, &late)| (late.min(latency), latency - late.min(latency)))
+        .unzip();
+    let mostly_caller = caller.iter().zip(&pool).filter(|(c, p)| c > p).count();
+    let tail = caller.len();
+    caller.sort_unstable();
+    pool.sort_unstable();
+    println!(
+        "tail\t{}\t{}\t{threads}t\t{:.0} Hz\t{tail} jobs at or above the p99 ({} us): median {} us of the caller's lateness and {} us in the pool; {mostly_caller} of them mostly the caller's",
+        P::NAME,
+        mode.name(),
+        1.0 / period.as_secs_f64(),
+        p99 / 1000,
+        per_mille(&caller, 500) as f64 / 1e3,
+        per_mille(&pool, 500) as f64 / 1e3,
+    );
 }
 
 /// The sporadic rows: 1 kHz for 1 s on SPORADIC_THREADS threads.
