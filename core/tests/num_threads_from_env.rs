@@ -5,10 +5,25 @@
 #![cfg(not(any(loom, shuttle)))]
 
 use drowse::ThreadPoolBuilder;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 /// Held by each test while it changes the environment.
 static ENVIRONMENT: Mutex<()> = Mutex::new(());
+
+/// Takes `ENVIRONMENT`, even after a test that held it failed: each test
+/// sets every variable it reads.
+fn lock_environment() -> MutexGuard<'static, ()> {
+    ENVIRONMENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The machine's parallelism, the size a pool takes by default.
+fn available_parallelism() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
 
 fn default_pool_size() -> usize {
     let pool = ThreadPoolBuilder::new().build().unwrap();
@@ -19,12 +34,8 @@ fn default_pool_size() -> usize {
 
 #[test]
 fn rayon_num_threads_sets_the_default_size_when_positive() {
-    let _environment = ENVIRONMENT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let available = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let _environment = lock_environment();
+    let available = available_parallelism();
     // A size that differs from the machine's, so that the two are told apart.
     let requested = available + 3;
     std::env::remove_var("RAYON_RS_NUM_CPUS");
@@ -53,12 +64,8 @@ fn rayon_num_threads_sets_the_default_size_when_positive() {
 
 #[test]
 fn rayon_rs_num_cpus_is_the_older_name() {
-    let _environment = ENVIRONMENT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let available = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let _environment = lock_environment();
+    let available = available_parallelism();
     let requested = available + 3;
     let alias = available + 5;
 
@@ -91,9 +98,7 @@ fn rayon_rs_num_cpus_is_the_older_name() {
 
 #[test]
 fn too_many_threads_from_the_environment_are_reduced_to_the_maximum() {
-    let _environment = ENVIRONMENT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _environment = lock_environment();
     let max = drowse::max_num_threads();
     std::env::remove_var("RAYON_RS_NUM_CPUS");
     std::env::set_var("RAYON_NUM_THREADS", (max + 1).to_string());
