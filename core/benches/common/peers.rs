@@ -170,17 +170,37 @@ pub const BLUR_BLOCK: usize = 256;
 /// forked down to [`QSORT_CUTOFF`] elements, insertion sort below.
 pub fn quicksort<F: Fork>(v: &mut [u32], ctx: &mut F::Ctx<'_>) {
     if v.len() <= QSORT_CUTOFF {
-        for i in 1..v.len() {
-            let mut j = i;
-            while j > 0 && v[j - 1] > v[j] {
-                v.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        insertion_sort(v);
         return;
     }
     let last = v.len() - 1;
     v.swap(v.len() / 2, last);
+    let store = partition_around_last(v);
+    let (left, right) = v.split_at_mut(store);
+    let right = &mut right[1..];
+    F::fork(
+        ctx,
+        |c| quicksort::<F>(left, c),
+        |c| quicksort::<F>(right, c),
+    );
+}
+
+/// Sorts `v` by insertion: the pieces below a quicksort's cut-off.
+pub fn insertion_sort(v: &mut [u32]) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j - 1] > v[j] {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Partitions `v` (not empty) around its last element (Lomuto): the
+/// smaller elements first, then the pivot; returns the pivot's final
+/// index. The quicksorts choose the pivot and move it last before.
+pub fn partition_around_last(v: &mut [u32]) -> usize {
+    let last = v.len() - 1;
     let pivot = v[last];
     let mut store = 0;
     for i in 0..last {
@@ -190,13 +210,7 @@ pub fn quicksort<F: Fork>(v: &mut [u32], ctx: &mut F::Ctx<'_>) {
         }
     }
     v.swap(store, last);
-    let (left, right) = v.split_at_mut(store);
-    let right = &mut right[1..];
-    F::fork(
-        ctx,
-        |c| quicksort::<F>(left, c),
-        |c| quicksort::<F>(right, c),
-    );
+    store
 }
 
 /// `out[k]` = the average of `input[i - 1..=i + 1]` for `i = start + k`

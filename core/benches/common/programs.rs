@@ -5,6 +5,7 @@
 //! n-body step, and a sparse spawn loop. Inputs come from a seeded generator,
 //! so both pools solve the same instance in every run.
 
+use super::peers::{insertion_sort, partition_around_last};
 use super::Pool;
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
@@ -276,16 +277,7 @@ fn partition(v: &mut [u32]) -> usize {
     if v[mid] < v[last] {
         v.swap(mid, last);
     }
-    let pivot = v[last];
-    let mut store = 0;
-    for i in 0..last {
-        if v[i] < pivot {
-            v.swap(i, store);
-            store += 1;
-        }
-    }
-    v.swap(store, last);
-    store
+    partition_around_last(v)
 }
 
 fn quicksort_serial(v: &mut [u32]) {
@@ -297,16 +289,6 @@ fn quicksort_serial(v: &mut [u32]) {
     let (low, high) = v.split_at_mut(pivot);
     quicksort_serial(low);
     quicksort_serial(&mut high[1..]);
-}
-
-fn insertion_sort(v: &mut [u32]) {
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && v[j - 1] > v[j] {
-            v.swap(j - 1, j);
-            j -= 1;
-        }
-    }
 }
 
 /// Quicksort with the two sides of every partition joined, down to
