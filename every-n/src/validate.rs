@@ -864,6 +864,62 @@ impl Validator {
         .map(drop)
     }
 
+    /// As `take`, for the transition named exactly `name`, which leaves the
+    /// marks (terminate latches, exits, `term`) as `marks` with the queues
+    /// as they are.
+    fn take_exactly(
+        &mut self,
+        name: &str,
+        phases: Vec<Phase>,
+        real: Real,
+        tok: i64,
+        marks: Marks,
+    ) -> Result<(), String> {
+        let queues = self.queues;
+        let now = QueueCheck::In(self.now());
+        self.take_with(
+            Named::Exactly(name),
+            phases,
+            real,
+            Some(tok),
+            (queues, marks, now),
+        )
+        .map(drop)
+    }
+
+    /// Takes the transition named exactly `name` that changes the marks
+    /// only: the phases, counters and wake-ups in flight stay as they were.
+    fn take_marks(&mut self, name: &str, marks: Marks) -> Result<(), String> {
+        let (phases, real) = (self.phases.clone(), self.abstract_real());
+        self.take_exactly(name, phases, real, self.wakes_in_flight, marks)
+    }
+
+    /// As `take` (`Ok(true)`) where a transition of that name leads there
+    /// with its queue guards holding on the queues now; else with its queue
+    /// guards checked as `otherwise` says (`Ok(false)`): for a step whose
+    /// queue reads came before its record, past scheduling points.
+    fn take_now_or(
+        &mut self,
+        prefix: &str,
+        phases: Vec<Phase>,
+        real: Real,
+        tok: i64,
+        otherwise: QueueCheck,
+    ) -> Result<bool, String> {
+        if self.take(prefix, phases.clone(), real, tok).is_ok() {
+            return Ok(true);
+        }
+        let (queues, marks) = (self.queues, self.marks.clone());
+        self.take_with(
+            Named::StartingWith(prefix),
+            phases,
+            real,
+            Some(tok),
+            (queues, marks, otherwise),
+        )?;
+        Ok(false)
+    }
+
     /// As `take_with` (queue guards left to the settlement), for a post
     /// (`post`), a finder (`finder`: its source) or a successor's check
     /// that decides wake-ups: the transitions that matched are kept until
@@ -1308,20 +1364,7 @@ impl Validator {
             Step::Terminate => {
                 let mut marks = self.marks.clone();
                 marks.term = 1;
-                let (phases, real, tok, queues) = (
-                    self.phases.clone(),
-                    self.abstract_real(),
-                    Some(self.wakes_in_flight),
-                    self.queues,
-                );
-                let name = "Registry::terminate";
-                self.take_with(
-                    Named::Exactly(name),
-                    phases,
-                    real,
-                    tok,
-                    (queues, marks, QueueCheck::In(self.now())),
-                )?;
+                self.take_marks("Registry::terminate", marks)?;
                 self.terminated = true;
                 Ok(())
             }
@@ -1339,20 +1382,7 @@ impl Validator {
                     short(phase),
                     self.marks.flags[index].short()
                 );
-                let (phases, real, tok, queues) = (
-                    self.phases.clone(),
-                    self.abstract_real(),
-                    Some(self.wakes_in_flight),
-                    self.queues,
-                );
-                self.take_with(
-                    Named::Exactly(&name),
-                    phases,
-                    real,
-                    tok,
-                    (queues, marks, QueueCheck::In(self.now())),
-                )
-                .map(drop)
+                self.take_marks(&name, marks)
             }
             Step::Post => {
                 let bumped = self.abstract_real().jec_odd == 0 && real.jec_odd == 1;
@@ -1454,20 +1484,16 @@ impl Validator {
                 let (index, _) = self.phase(worker)?;
                 let mut phases = self.phases.clone();
                 phases[index] = BusyPosting;
-                let queues = self.queues;
                 let name = format!(
                     "WorkerThread::push [latch {}]",
                     self.marks.flags[index].short()
                 );
-                let tok = Some(self.wakes_in_flight);
-                let real = self.abstract_real();
-                self.take_with(
-                    Named::Exactly(&name),
-                    phases,
-                    real,
-                    tok,
-                    (queues, self.marks.clone(), QueueCheck::In(self.now())),
-                )?;
+                let (real, tok, marks) = (
+                    self.abstract_real(),
+                    self.wakes_in_flight,
+                    self.marks.clone(),
+                );
+                self.take_exactly(&name, phases, real, tok, marks)?;
                 self.pushed.insert(
                     thread,
                     Pushed::Deque {
@@ -1626,18 +1652,8 @@ impl Validator {
                         "main_loop exits [{}, latch {f}]: stop_looking",
                         short(phase)
                     );
-                    let (phases, tok, queues) =
-                        (self.phases.clone(), Some(self.wakes_in_flight), self.queues);
-                    let now = QueueCheck::In(self.now());
-                    return self
-                        .take_with(
-                            Named::Exactly(&name),
-                            phases,
-                            real,
-                            tok,
-                            (queues, marks, now),
-                        )
-                        .map(drop);
+                    let phases = self.phases.clone();
+                    return self.take_exactly(&name, phases, real, self.wakes_in_flight, marks);
                 }
                 let mut phases = self.phases.clone();
                 let (prefix, to) = match step {
@@ -1755,18 +1771,10 @@ impl Validator {
                         let window = self.since_join.remove(&index).ok_or_else(|| {
                             format!("worker {index}'s final look with no join before it")
                         })?;
-                        if self.take(&prefix, phases.clone(), real, tok).is_ok() {
+                        let since = QueueCheck::In(self.window_box(&window, false));
+                        if self.take_now_or(&prefix, phases, real, tok, since)? {
                             self.guards.final_look_found_exact += 1;
                         } else {
-                            let b = QueueCheck::In(self.window_box(&window, false));
-                            let (queues, marks) = (self.queues, self.marks.clone());
-                            self.take_with(
-                                Named::StartingWith(&prefix),
-                                phases,
-                                real,
-                                Some(tok),
-                                (queues, marks, b),
-                            )?;
                             self.guards.final_look_found_by_reads += 1;
                         }
                         self.leaving_sleep.insert(thread, index);
@@ -1839,17 +1847,9 @@ impl Validator {
             }
         }
         let tok = self.wakes_in_flight;
-        if self.take(prefix, phases.clone(), real, tok).is_ok() {
+        if self.take_now_or(prefix, phases, real, tok, QueueCheck::Later)? {
             self.guards.last_round_exact += 1;
         } else {
-            let (queues, marks) = (self.queues, self.marks.clone());
-            self.take_with(
-                Named::StartingWith(prefix),
-                phases,
-                real,
-                Some(tok),
-                (queues, marks, QueueCheck::Later),
-            )?;
             self.guards.last_round_premise += 1;
         }
         Ok(())
@@ -1901,14 +1901,7 @@ impl Validator {
                 "wake_specific_thread wakes a blocked worker [latch {}]",
                 flag.short()
             );
-            let queues = self.queues;
-            self.take_with(
-                Named::Exactly(&name),
-                phases,
-                real,
-                Some(tok),
-                (queues, marks, QueueCheck::In(self.now())),
-            )?;
+            self.take_exactly(&name, phases, real, tok, marks)?;
             self.wake_ups_spent += 1;
         } else {
             // The waker holds the worker's lock: the worker is not on its
@@ -2023,20 +2016,7 @@ impl Validator {
             Flag::Set
         };
         let name = format!("OnceLatch::set_and_wake: CoreLatch::set [{}]", short(phase));
-        let (phases, real, tok, queues) = (
-            self.phases.clone(),
-            self.abstract_real(),
-            Some(self.wakes_in_flight),
-            self.queues,
-        );
-        self.take_with(
-            Named::Exactly(&name),
-            phases,
-            real,
-            tok,
-            (queues, marks, QueueCheck::In(self.now())),
-        )
-        .map(drop)
+        self.take_marks(&name, marks)
     }
 
     /// A latch's `wake_specific_thread(owner)` woke worker `index` or found
@@ -2087,15 +2067,7 @@ impl Validator {
                 self.abstract_real(),
             )
         };
-        let (tok, queues) = (Some(self.wakes_in_flight), self.queues);
-        self.take_with(
-            Named::Exactly(&name),
-            phases,
-            real,
-            tok,
-            (queues, marks, QueueCheck::In(self.now())),
-        )
-        .map(drop)
+        self.take_exactly(&name, phases, real, self.wakes_in_flight, marks)
     }
 
     /// The end of an execution: every worker left its main loop, every
