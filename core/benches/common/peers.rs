@@ -15,14 +15,13 @@
 //! Drowse's take no argument. [`Fork::Ctx`] is what a half gets: the scope
 //! for chili, `()` for the others.
 //!
-//! forte (a heartbeat pool with a rayon-like `join`) is not a peer. Its
-//! releases from 1.0.0-alpha.5 on declare `rust-version = "1.96.0"`, and
-//! with one as a dev-dependency cargo refuses to build any test or bench of
-//! drowse with the stable toolchain these rows are run with (1.95).
-//! 1.0.0-alpha.4 builds, but none of its pools can shrink or stop:
-//! `ThreadPool::resize` joins the heartbeat thread while it holds the pool's
-//! state lock, which that thread takes again before it reads its halt flag;
-//! these rows start and finish a pool for every measurement.
+//! forte 1.0.0-beta.2 (a heartbeat pool with a rayon-like `join`) runs these
+//! workloads in a package of its own, `peers-forte/` (`ci/bench-forte`):
+//! forte from 1.0.0-alpha.5 on declares `rust-version = "1.96.0"`, and as a
+//! dev-dependency of drowse it would stop every test and bench of drowse
+//! from building with the workspace's toolchain. `peers-forte` pins Rust
+//! 1.96.0, includes this module (through `common/mod.rs`) by path, and
+//! implements `Fork` with forte's `Worker::join`.
 
 use super::Pool;
 use std::marker::PhantomData;
