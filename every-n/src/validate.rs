@@ -2183,6 +2183,13 @@ mod test {
         v
     }
 
+    /// Asserts that `result` is an error whose message contains `what`.
+    #[track_caller]
+    fn assert_fails_with(result: Result<(), String>, what: &str) {
+        let err = result.unwrap_err();
+        assert!(err.contains(what), "{err}");
+    }
+
     fn len(v: &Validator, queue: usize) -> usize {
         v.lens.get(&queue).copied().unwrap_or(0) as usize
     }
@@ -2218,27 +2225,45 @@ mod test {
         v.step(step, Some(worker), thread)
     }
 
-    /// One worker searches, announces, sleeps, and a post owes it a
-    /// wake-up: every step is a transition of the model.
-    fn run_to_block(v: &mut Validator) {
-        v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(0), W0).unwrap();
-        v.counters(counters(0, 1, 0));
-        v.step(Step::Announce, Some(0), W0).unwrap();
-        v.counters(counters(1, 1, 0));
-        v.step(Step::GetSleepy, Some(0), W0).unwrap();
-        v.step(Step::JoinSleeping, Some(0), W0).unwrap();
-        v.step(Step::Block, Some(0), W0).unwrap();
+    /// Worker `worker`, on checker thread `worker`, searches (`inactive`
+    /// workers inactive then, none asleep, the JEC even), announces, finds
+    /// nothing in its last round and joins the sleeping count.
+    fn join_sleeping(v: &mut Validator, worker: usize, inactive: usize) {
+        let thread = worker as u64;
+        v.counters(counters(0, inactive, 0));
+        v.step(Step::StartLooking, Some(worker), thread).unwrap();
+        v.step(Step::Announce, Some(worker), thread).unwrap();
+        v.step(Step::GetSleepy, Some(worker), thread).unwrap();
+        v.counters(counters(1, inactive, 0));
+        v.step(Step::JoinSleeping, Some(worker), thread).unwrap();
+    }
+
+    /// As `join_sleeping`, then the worker blocks.
+    fn block(v: &mut Validator, worker: usize, inactive: usize) {
+        join_sleeping(v, worker, inactive);
+        v.step(Step::Block, Some(worker), worker as u64).unwrap();
+    }
+
+    /// Worker `worker` blocks, the only one inactive, and a job is
+    /// injected and posted: the post owes it a wake-up.
+    fn inject_beside_a_sleeper(v: &mut Validator, worker: usize) {
+        block(v, worker, 1);
         v.counters(counters(1, 1, 1));
         inject(v, true, OUTSIDE).unwrap();
         v.step(Step::Post, None, OUTSIDE).unwrap();
+    }
+
+    /// As `inject_beside_a_sleeper`, and the post's wake loop starts,
+    /// owing that wake-up: every step is a transition of the model.
+    fn wake_loop_for_a_sleeper(v: &mut Validator, worker: usize) {
+        inject_beside_a_sleeper(v, worker);
         v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
     }
 
     #[test]
     fn a_sleep_and_a_wake_up_are_transitions_of_the_model() {
         let mut v = validator(1);
-        run_to_block(&mut v);
+        wake_loop_for_a_sleeper(&mut v, 0);
         v.counters(counters(0, 1, 1));
         v.step(Step::Woken, Some(0), OUTSIDE).unwrap();
         take_injected(&mut v, W0).unwrap();
@@ -2253,11 +2278,10 @@ mod test {
     fn a_wake_up_that_leaves_the_sleeping_count_leaves_the_model() {
         // `sleeper_decrements`: the waker does not decrement.
         let mut v = validator(1);
-        run_to_block(&mut v);
-        let err = v.step(Step::Woken, Some(0), OUTSIDE).unwrap_err();
-        assert!(
-            err.contains("wake_specific_thread wakes a blocked worker"),
-            "{err}"
+        wake_loop_for_a_sleeper(&mut v, 0);
+        assert_fails_with(
+            v.step(Step::Woken, Some(0), OUTSIDE),
+            "wake_specific_thread wakes a blocked worker",
         );
     }
 
@@ -2276,30 +2300,13 @@ mod test {
         v.step(Step::GetSleepy, Some(0), W0).unwrap();
         assert_eq!(v.guards.last_round_premise, 1);
         v.counters(counters(1, 1, 1));
-        let err = v.step(Step::JoinSleeping, Some(0), W0).unwrap_err();
-        assert!(err.contains("locked_stale"), "{err}");
-    }
-
-    /// Two workers: worker 1 blocks, worker 0 is busy; a post owes one
-    /// wake-up.
-    fn two_workers_one_blocked(v: &mut Validator) {
-        v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(1), 1).unwrap();
-        v.step(Step::Announce, Some(1), 1).unwrap();
-        v.counters(counters(1, 1, 0));
-        v.step(Step::GetSleepy, Some(1), 1).unwrap();
-        v.step(Step::JoinSleeping, Some(1), 1).unwrap();
-        v.step(Step::Block, Some(1), 1).unwrap();
-        v.counters(counters(1, 1, 1));
-        inject(v, true, OUTSIDE).unwrap();
-        v.step(Step::Post, None, OUTSIDE).unwrap();
-        v.step(Step::WakeLoop { owed: 1 }, None, OUTSIDE).unwrap();
+        assert_fails_with(v.step(Step::JoinSleeping, Some(0), W0), "locked_stale");
     }
 
     #[test]
     fn a_wake_loop_passes_an_awake_worker_and_wakes_a_blocked_one() {
         let mut v = validator(2);
-        two_workers_one_blocked(&mut v);
+        wake_loop_for_a_sleeper(&mut v, 1);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
         v.counters(counters(0, 1, 1));
         v.step(Step::Woken, Some(1), OUTSIDE).unwrap();
@@ -2312,12 +2319,11 @@ mod test {
         // `wake_loop_counts_attempts`: worker 0 is awake, the loop counts
         // it as woken and stops; the poster's next record shows it.
         let mut v = validator(2);
-        two_workers_one_blocked(&mut v);
+        wake_loop_for_a_sleeper(&mut v, 1);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
-        let err = v.step(Step::Terminate, None, OUTSIDE).unwrap_err();
-        assert!(
-            err.contains("stopped after looking at worker(s) 0..1 of 2"),
-            "{err}"
+        assert_fails_with(
+            v.step(Step::Terminate, None, OUTSIDE),
+            "stopped after looking at worker(s) 0..1 of 2",
         );
     }
 
@@ -2326,30 +2332,23 @@ mod test {
         // Worker 1 is counted; a scan that reports it not blocked (a waker
         // that looked without its lock) drops a wake-up the model keeps.
         let mut v = validator(2);
-        two_workers_one_blocked(&mut v);
+        wake_loop_for_a_sleeper(&mut v, 1);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
-        let err = v.step(Step::NotBlocked, Some(1), OUTSIDE).unwrap_err();
-        assert!(err.contains("where the model has it blocked"), "{err}");
+        assert_fails_with(
+            v.step(Step::NotBlocked, Some(1), OUTSIDE),
+            "where the model has it blocked",
+        );
     }
 
     #[test]
     fn a_post_that_owes_no_wake_up_beside_a_sleeper_and_no_idle_worker_leaves_the_model() {
         // No worker idle, one asleep: the model's post owes one wake-up.
         let mut v2 = validator(2);
-        v2.counters(counters(0, 1, 0));
-        v2.step(Step::StartLooking, Some(1), 1).unwrap();
-        v2.step(Step::Announce, Some(1), 1).unwrap();
-        v2.counters(counters(1, 1, 0));
-        v2.step(Step::GetSleepy, Some(1), 1).unwrap();
-        v2.step(Step::JoinSleeping, Some(1), 1).unwrap();
-        v2.step(Step::Block, Some(1), 1).unwrap();
-        v2.counters(counters(1, 1, 1));
-        inject(&mut v2, true, OUTSIDE).unwrap();
-        v2.step(Step::Post, None, OUTSIDE).unwrap();
-        let err = v2
-            .step(Step::WakeLoop { owed: 0 }, None, OUTSIDE)
-            .unwrap_err();
-        assert!(err.contains("owes 0 wake-up(s)"), "{err}");
+        inject_beside_a_sleeper(&mut v2, 1);
+        assert_fails_with(
+            v2.step(Step::WakeLoop { owed: 0 }, None, OUTSIDE),
+            "owes 0 wake-up(s)",
+        );
     }
 
     #[test]
@@ -2357,7 +2356,7 @@ mod test {
         // The blocked worker was woken by another loop first: the scan
         // finds nobody, and nobody is counted.
         let mut v = validator(2);
-        two_workers_one_blocked(&mut v);
+        wake_loop_for_a_sleeper(&mut v, 1);
         // A second post, on another thread, wakes worker 1 first.
         inject(&mut v, false, 7).unwrap();
         v.step(Step::Post, None, 7).unwrap();
@@ -2378,7 +2377,7 @@ mod test {
         // with worker 0 counted: not the model's guard, but worker 0
         // joined after the scan passed it and announced after the post.
         let mut v = validator(2);
-        two_workers_one_blocked(&mut v);
+        wake_loop_for_a_sleeper(&mut v, 1);
         v.step(Step::NotBlocked, Some(0), OUTSIDE).unwrap();
         inject(&mut v, false, 7).unwrap();
         v.step(Step::Post, None, 7).unwrap();
@@ -2415,8 +2414,7 @@ mod test {
         // the post.
         let mut v = validator(1);
         inject(&mut v, true, OUTSIDE).unwrap();
-        let err = v.step(Step::Terminate, None, OUTSIDE).unwrap_err();
-        assert!(err.contains("has no post"), "{err}");
+        assert_fails_with(v.step(Step::Terminate, None, OUTSIDE), "has no post");
     }
 
     #[test]
@@ -2436,22 +2434,13 @@ mod test {
         // Worker 0 sleeps; a job pushed into a non-empty injector must
         // wake one; a post that owes nothing took the empty case.
         let mut v = validator(2);
-        v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(0), W0).unwrap();
-        v.step(Step::Announce, Some(0), W0).unwrap();
-        v.counters(counters(1, 1, 0));
-        v.step(Step::GetSleepy, Some(0), W0).unwrap();
-        v.step(Step::JoinSleeping, Some(0), W0).unwrap();
-        v.step(Step::Block, Some(0), W0).unwrap();
+        block(&mut v, 0, 1);
         v.counters(counters(1, 2, 0));
         v.step(Step::StartLooking, Some(1), 1).unwrap();
         inject(&mut v, false, OUTSIDE).unwrap();
         v.counters(counters(1, 2, 1));
         v.step(Step::Post, None, OUTSIDE).unwrap();
-        let err = v
-            .step(Step::WakeLoop { owed: 0 }, None, OUTSIDE)
-            .unwrap_err();
-        assert!(err.contains("owe [1]"), "{err}");
+        assert_fails_with(v.step(Step::WakeLoop { owed: 0 }, None, OUTSIDE), "owe [1]");
     }
 
     #[test]
@@ -2460,17 +2449,14 @@ mod test {
         // job is injected and posted, and the worker blocks without a
         // final look, which would have seen the job.
         let mut v = validator(2);
-        v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(1), 1).unwrap();
-        v.step(Step::Announce, Some(1), 1).unwrap();
-        v.counters(counters(1, 1, 0));
-        v.step(Step::GetSleepy, Some(1), 1).unwrap();
-        v.step(Step::JoinSleeping, Some(1), 1).unwrap();
+        join_sleeping(&mut v, 1, 1);
         inject(&mut v, true, OUTSIDE).unwrap();
         v.counters(counters(1, 1, 1));
         v.step(Step::Post, None, OUTSIDE).unwrap();
-        let err = v.step(Step::Block, Some(1), 1).unwrap_err();
-        assert!(err.contains("final look finds nothing, block"), "{err}");
+        assert_fails_with(
+            v.step(Step::Block, Some(1), 1),
+            "final look finds nothing, block",
+        );
     }
 
     /// Worker 0 runs a job that pushes one onto its deque and posts it;
@@ -2491,10 +2477,9 @@ mod test {
         // job, yet the round found nothing.
         let mut v = validator(2);
         a_job_queued_at_an_announcement(&mut v);
-        let err = v.step(Step::GetSleepy, Some(1), 1).unwrap_err();
-        assert!(
-            err.contains("worker 0's deque held a job at every moment"),
-            "{err}"
+        assert_fails_with(
+            v.step(Step::GetSleepy, Some(1), 1),
+            "worker 0's deque held a job at every moment",
         );
     }
 
@@ -2513,21 +2498,17 @@ mod test {
         let mut v = validator(2);
         v.counters(counters(0, 1, 0));
         v.step(Step::StartLooking, Some(1), 1).unwrap();
-        let err = v.step(Step::TakeInjected, None, 1).unwrap_err();
-        assert!(err.contains("follows no take from the injector"), "{err}");
+        assert_fails_with(
+            v.step(Step::TakeInjected, None, 1),
+            "follows no take from the injector",
+        );
     }
 
     /// Three workers: worker 2 blocked, worker 1 searching (and worker 0
     /// too if `two_search`); a job on worker 0's deque and one in the
     /// injector, both posted.
     fn a_sleeper_beside_two_queued_jobs(v: &mut Validator, two_search: bool) {
-        v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(2), 2).unwrap();
-        v.step(Step::Announce, Some(2), 2).unwrap();
-        v.step(Step::GetSleepy, Some(2), 2).unwrap();
-        v.counters(counters(1, 1, 0));
-        v.step(Step::JoinSleeping, Some(2), 2).unwrap();
-        v.step(Step::Block, Some(2), 2).unwrap();
+        block(v, 2, 1);
         v.counters(counters(1, 2, 0));
         v.step(Step::StartLooking, Some(1), 1).unwrap();
         push(v, 0).unwrap();
@@ -2570,20 +2551,16 @@ mod test {
         v.counters(counters(1, 2, 1));
         v.step(Step::WorkFound, Some(1), 1).unwrap();
         v.step(Step::HandOff, Some(1), 1).unwrap();
-        let err = v.step(Step::WakeLoop { owed: 1 }, None, 1).unwrap_err();
-        assert!(err.contains("owe [] by its hand-off"), "{err}");
+        assert_fails_with(
+            v.step(Step::WakeLoop { owed: 1 }, None, 1),
+            "owe [] by its hand-off",
+        );
     }
 
     /// Worker 0 blocks, the pool terminates: the setter finds its latch
     /// SLEEPING and wakes it; worker 1 is busy and leaves between jobs.
     fn terminate_beside_a_blocked_worker(v: &mut Validator) {
-        v.counters(counters(0, 1, 0));
-        v.step(Step::StartLooking, Some(0), W0).unwrap();
-        v.step(Step::Announce, Some(0), W0).unwrap();
-        v.counters(counters(1, 1, 0));
-        v.step(Step::GetSleepy, Some(0), W0).unwrap();
-        v.step(Step::JoinSleeping, Some(0), W0).unwrap();
-        v.step(Step::Block, Some(0), W0).unwrap();
+        block(v, 0, 1);
         v.step(Step::Terminate, None, OUTSIDE).unwrap();
     }
 
@@ -2620,26 +2597,26 @@ mod test {
         v.counters(counters(0, 1, 0));
         v.step(Step::StartLooking, Some(0), W0).unwrap();
         v.step(Step::Terminate, None, OUTSIDE).unwrap();
-        let err = v
-            .step(Step::LatchSet { was_sleeping: true }, Some(0), OUTSIDE)
-            .unwrap_err();
-        assert!(err.contains("latch SLEEPING"), "{err}");
+        assert_fails_with(
+            v.step(Step::LatchSet { was_sleeping: true }, Some(0), OUTSIDE),
+            "latch SLEEPING",
+        );
     }
 
     #[test]
     fn a_latch_set_that_finds_a_blocked_worker_awake_leaves_the_model() {
         let mut v = validator(2);
         terminate_beside_a_blocked_worker(&mut v);
-        let err = v
-            .step(
+        assert_fails_with(
+            v.step(
                 Step::LatchSet {
                     was_sleeping: false,
                 },
                 Some(0),
                 OUTSIDE,
-            )
-            .unwrap_err();
-        assert!(err.contains("not SLEEPING"), "{err}");
+            ),
+            "not SLEEPING",
+        );
     }
 
     #[test]
@@ -2659,7 +2636,6 @@ mod test {
         )
         .unwrap();
         v.step(Step::Exit, Some(1), 1).unwrap();
-        let err = v.end().unwrap_err();
-        assert!(err.contains("[0] never left"), "{err}");
+        assert_fails_with(v.end(), "[0] never left");
     }
 }
