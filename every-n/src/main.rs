@@ -82,65 +82,62 @@ fn prove_all(only: Option<&str>) -> bool {
         (Width::Any, "every JEC width >= 1"),
     ] {
         let model = Model::new(width, None);
-        let invariant = invariant(width);
-        let properties: Vec<&Property> = model
-            .properties
-            .iter()
-            .filter(|p| only.map_or(true, |name| name == p.name))
+        let properties: Vec<&Property> = selected(&model, only)
+            .into_iter()
             .filter(|p| width == Width::Full || p.name != "no_internal_job_stranded")
             .collect();
-        let start = Instant::now();
-        match smt::check_invariant(&model, &invariant, &properties) {
-            Ok(Ok(queries)) => {
-                for p in &properties {
-                    println!("{} holds for every N ({label})", p.name);
-                }
-                if width == Width::Any {
-                    println!("no_internal_job_stranded: not proved at narrow widths (rollover; docs/every-n.md)");
-                }
-                println!(
-                    "  ({label}: {} clauses, {} transitions, {queries} unsat queries, {:.1} s)",
-                    invariant.len(),
-                    model.transitions.len(),
-                    start.elapsed().as_secs_f64()
-                );
-                ok &= report_vacuity(&model, &invariant, &properties, label);
-            }
-            Ok(Err(failure)) => {
-                ok = false;
-                report_failure(label, &failure);
-            }
-            Err(e) => {
-                ok = false;
-                println!("could not run z3: {e}");
-            }
+        let note = (width == Width::Any).then_some(
+            "no_internal_job_stranded: not proved at narrow widths (rollover; docs/every-n.md)",
+        );
+        ok &= prove_invariant(&model, &invariant(width), &properties, label, note);
+    }
+    // The latch model (`model::latches`) and the join-halves model
+    // (`model::join_halves`), where `only` names one of their properties.
+    for (model, invariant, label) in [
+        (latches::model(None), latches::invariant(), "latch model"),
+        (
+            join_halves::model(None),
+            join_halves::invariant(),
+            "join-halves model, before terminate",
+        ),
+    ] {
+        let properties = selected(&model, only);
+        if !properties.is_empty() {
+            ok &= prove_invariant(&model, &invariant, &properties, label, None);
         }
     }
-    ok &= prove_latches(only);
-    ok &= prove_join_halves(only);
     ok &= prove_liveness(only);
     ok
 }
 
-/// The join-halves model (`model::join_halves`): its properties for every
-/// `N`, and its vacuity check.
-fn prove_join_halves(only: Option<&str>) -> bool {
-    let label = "join-halves model, before terminate";
-    let model = join_halves::model(None);
-    let invariant = join_halves::invariant();
-    let properties: Vec<&Property> = model
+/// The properties of `model` that `only` names (all of them without it).
+fn selected<'a>(model: &'a Model, only: Option<&str>) -> Vec<&'a Property> {
+    model
         .properties
         .iter()
         .filter(|p| only.map_or(true, |name| name == p.name))
-        .collect();
-    if properties.is_empty() {
-        return true;
-    }
+        .collect()
+}
+
+/// Proves `properties` of `model` for every `N` by its inductive
+/// `invariant` (`smt::check_invariant`) and prints, under `label`, each
+/// property that holds, `note`, the proof's size and its vacuity check, or
+/// the obligation that failed; false unless it holds and is not vacuous.
+fn prove_invariant(
+    model: &Model,
+    invariant: &[Clause],
+    properties: &[&Property],
+    label: &str,
+    note: Option<&str>,
+) -> bool {
     let start = Instant::now();
-    match smt::check_invariant(&model, &invariant, &properties) {
+    match smt::check_invariant(model, invariant, properties) {
         Ok(Ok(queries)) => {
-            for p in &properties {
+            for p in properties {
                 println!("{} holds for every N ({label})", p.name);
+            }
+            if let Some(note) = note {
+                println!("{note}");
             }
             println!(
                 "  ({label}: {} clauses, {} transitions, {queries} unsat queries, {:.1} s)",
@@ -148,7 +145,7 @@ fn prove_join_halves(only: Option<&str>) -> bool {
                 model.transitions.len(),
                 start.elapsed().as_secs_f64()
             );
-            report_vacuity(&model, &invariant, &properties, label)
+            report_vacuity(model, invariant, properties, label)
         }
         Ok(Err(failure)) => {
             report_failure(label, &failure);
@@ -283,45 +280,6 @@ fn refute_liveness(m: Mutant) -> bool {
     }
     println!("{m}: no weakly fair run without a take found up to N = {LIVENESS_MAX_N}");
     false
-}
-
-/// The latch model (`model::latches`): its properties for every `N`, and
-/// its vacuity check.
-fn prove_latches(only: Option<&str>) -> bool {
-    let label = "latch model";
-    let model = latches::model(None);
-    let invariant = latches::invariant();
-    let properties: Vec<&Property> = model
-        .properties
-        .iter()
-        .filter(|p| only.map_or(true, |name| name == p.name))
-        .collect();
-    if properties.is_empty() {
-        return true;
-    }
-    let start = Instant::now();
-    match smt::check_invariant(&model, &invariant, &properties) {
-        Ok(Ok(queries)) => {
-            for p in &properties {
-                println!("{} holds for every N ({label})", p.name);
-            }
-            println!(
-                "  ({label}: {} clauses, {} transitions, {queries} unsat queries, {:.1} s)",
-                invariant.len(),
-                model.transitions.len(),
-                start.elapsed().as_secs_f64()
-            );
-            report_vacuity(&model, &invariant, &properties, label)
-        }
-        Ok(Err(failure)) => {
-            report_failure(label, &failure);
-            false
-        }
-        Err(e) => {
-            println!("could not run z3: {e}");
-            false
-        }
-    }
 }
 
 fn report_failure(label: &str, failure: &smt::Failure) {
@@ -507,20 +465,37 @@ fn refute_mutants(only: Option<&str>) -> bool {
 /// A mutant in the join-halves model (`model::join_halves`): the invariant
 /// breaks, and the smallest pool has a run to a state a property forbids.
 fn refute_in_join_model(m: JoinMutant) -> bool {
-    let label = " (join-halves model)";
     let model = join_halves::model(Some(m));
-    let mut ok = invariant_breaks(m, &model, &join_halves::invariant(), label);
+    let invariant = join_halves::invariant();
+    let target = [join_halves::target(m)];
+    let label = " (join-halves model)";
+    refute_in_side_model(m, &model, &invariant, &target, label, JOIN_MAX_N)
+}
+
+/// A mutant in the latch model or the join-halves model, `model` with the
+/// mutant: the proof's `invariant` breaks, and the smallest pool up to
+/// `max_n` has a run to a state one of the properties named `target`
+/// forbids; prints both under `label`.
+fn refute_in_side_model(
+    m: impl std::fmt::Display + Copy,
+    model: &Model,
+    invariant: &[Clause],
+    target: &[&str],
+    label: &str,
+    max_n: i64,
+) -> bool {
+    let mut ok = invariant_breaks(m, model, invariant, label);
     let start = Instant::now();
     let target: Vec<&Property> = model
         .properties
         .iter()
-        .filter(|p| p.name == join_halves::target(m))
+        .filter(|p| target.contains(&p.name))
         .collect();
-    match search_smallest(&model, &target, JOIN_MAX_N) {
-        Some(trace) => ok &= report_refutation(m, &model, &trace, label, start),
+    match search_smallest(model, &target, max_n) {
+        Some(trace) => ok &= report_refutation(m, model, &trace, label, start),
         None => {
             ok = false;
-            println!("{m}{label}: NOT refuted (no bad state at N = 1..={JOIN_MAX_N})");
+            println!("{m}{label}: NOT refuted (no bad state at N = 1..={max_n})");
         }
     }
     ok
@@ -725,23 +700,17 @@ fn refute_in_main_model(m: Mutant) -> bool {
 /// A mutant in the latch model (`model::latches`): the invariant breaks,
 /// and the smallest pool has a run to the state where the code hangs.
 fn refute_in_latch_model(m: Mutant) -> bool {
-    let label = " (latch model)";
     let model = latches::model(Some(m));
-    let mut ok = invariant_breaks(m, &model, &latches::invariant(), label);
-    let start = Instant::now();
-    let target: Vec<&Property> = model
-        .properties
-        .iter()
-        .filter(|p| latches::target(m).contains(&p.name))
-        .collect();
-    match search_smallest(&model, &target, LATCH_MAX_N) {
-        Some(trace) => ok &= report_refutation(m, &model, &trace, label, start),
-        None => {
-            ok = false;
-            println!("{m}{label}: NOT refuted (no bad state at N = 1..={LATCH_MAX_N})");
-        }
-    }
-    ok
+    let invariant = latches::invariant();
+    let label = " (latch model)";
+    refute_in_side_model(
+        m,
+        &model,
+        &invariant,
+        latches::target(m),
+        label,
+        LATCH_MAX_N,
+    )
 }
 
 fn print_trace(model: &Model, trace: &Trace) {
