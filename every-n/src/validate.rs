@@ -851,17 +851,8 @@ impl Validator {
         real: Real,
         tok: i64,
     ) -> Result<(), String> {
-        let queues = self.queues;
-        let marks = self.marks.clone();
-        let now = QueueCheck::In(self.now());
-        self.take_with(
-            Named::StartingWith(prefix),
-            phases,
-            real,
-            Some(tok),
-            (queues, marks, now),
-        )
-        .map(drop)
+        let (marks, now) = (self.marks.clone(), QueueCheck::In(self.now()));
+        self.take_checked(Named::StartingWith(prefix), phases, real, tok, marks, now)
     }
 
     /// As `take`, for the transition named exactly `name`, which leaves the
@@ -875,16 +866,24 @@ impl Validator {
         tok: i64,
         marks: Marks,
     ) -> Result<(), String> {
-        let queues = self.queues;
         let now = QueueCheck::In(self.now());
-        self.take_with(
-            Named::Exactly(name),
-            phases,
-            real,
-            Some(tok),
-            (queues, marks, now),
-        )
-        .map(drop)
+        self.take_checked(Named::Exactly(name), phases, real, tok, marks, now)
+    }
+
+    /// As `take_with`, the queues staying as they are and `tok` wake-ups in
+    /// flight after the step.
+    fn take_checked(
+        &mut self,
+        names: Named<'_>,
+        phases: Vec<Phase>,
+        real: Real,
+        tok: i64,
+        marks: Marks,
+        check: QueueCheck,
+    ) -> Result<(), String> {
+        let queues = self.queues;
+        self.take_with(names, phases, real, Some(tok), (queues, marks, check))
+            .map(drop)
     }
 
     /// Takes the transition named exactly `name` that changes the marks
@@ -909,14 +908,8 @@ impl Validator {
         if self.take(prefix, phases.clone(), real, tok).is_ok() {
             return Ok(true);
         }
-        let (queues, marks) = (self.queues, self.marks.clone());
-        self.take_with(
-            Named::StartingWith(prefix),
-            phases,
-            real,
-            Some(tok),
-            (queues, marks, otherwise),
-        )?;
+        let (names, marks) = (Named::StartingWith(prefix), self.marks.clone());
+        self.take_checked(names, phases, real, tok, marks, otherwise)?;
         Ok(false)
     }
 
@@ -1520,18 +1513,10 @@ impl Validator {
                         let m = moved.ok_or("a take without its queue's change")?;
                         let at_take =
                             QueueCheck::In(QueueBox::point(self.injected(), m.internal_before));
-                        let queues = self.queues;
-                        let name = "wait_until_cold: take_local_job";
-                        let phases = self.phases.clone();
-                        let tok = Some(self.wakes_in_flight);
-                        let real = self.abstract_real();
-                        self.take_with(
-                            Named::Exactly(name),
-                            phases,
-                            real,
-                            tok,
-                            (queues, self.marks.clone(), at_take),
-                        )?;
+                        let name = Named::Exactly("wait_until_cold: take_local_job");
+                        let (phases, real) = (self.phases.clone(), self.abstract_real());
+                        let (tok, marks) = (self.wakes_in_flight, self.marks.clone());
+                        self.take_checked(name, phases, real, tok, marks, at_take)?;
                         self.guards.takes_exact += 1;
                         return Ok(());
                     }
