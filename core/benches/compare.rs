@@ -37,9 +37,9 @@
 mod common;
 mod plot;
 
-use common::peers::{self, Fork, Joins, Sequential};
+use common::peers::{self, Fork, Joins, PeerWork, Sequential};
 use common::programs::{self, Cities, Grid};
-use common::{Drowse, Node, Pool, Rayon, Started};
+use common::{median, quartiles, Drowse, Node, Pool, Rayon, Started};
 use std::hint::black_box;
 use std::num::NonZeroUsize;
 use std::process::exit;
@@ -314,134 +314,6 @@ fn sweep_bench(mode: Mode, rate: u32, threads: usize) -> Bench {
     }
 }
 
-/// The workloads of the `peer_*` rows (common/peers.rs), with a `join` at
-/// every call; their inputs are built once per process.
-#[derive(Clone, Copy)]
-enum PeerWork {
-    /// The sum of a tree of 2^levels - 1 nodes ([`PEER_TREE_LEVELS`]).
-    Tree(u32),
-    /// fib([`PEER_FIB_N`]).
-    Fib,
-    /// Quicksort of [`PEER_SLICE_LEN`] seeded `u32`.
-    Sort,
-    /// One 3-point blur of [`PEER_SLICE_LEN`] `f32`.
-    Blur,
-}
-
-/// The trees of the peer rows: 2^20 - 1 and 2^23 - 1 nodes.
-const PEER_TREE_LEVELS: [u32; 2] = [20, 23];
-const PEER_FIB_N: u64 = 30;
-const PEER_SLICE_LEN: usize = 1 << 20;
-
-impl PeerWork {
-    const ALL: [PeerWork; 5] = [
-        PeerWork::Tree(PEER_TREE_LEVELS[0]),
-        PeerWork::Tree(PEER_TREE_LEVELS[1]),
-        PeerWork::Fib,
-        PeerWork::Sort,
-        PeerWork::Blur,
-    ];
-
-    fn name(self) -> String {
-        match self {
-            PeerWork::Tree(levels) => format!("tree{levels}"),
-            PeerWork::Fib => format!("fib{PEER_FIB_N}"),
-            PeerWork::Sort => "qsort1m".to_string(),
-            PeerWork::Blur => "blur1m".to_string(),
-        }
-    }
-
-    fn unit(self) -> &'static str {
-        match self {
-            PeerWork::Tree(_) => "ns/node",
-            PeerWork::Fib => "ns/call",
-            PeerWork::Sort | PeerWork::Blur => "ns/elem",
-        }
-    }
-
-    /// What a figure is per: nodes, calls or elements of one run.
-    fn units(self) -> f64 {
-        match self {
-            PeerWork::Tree(levels) => ((1u64 << levels) - 1) as f64,
-            PeerWork::Fib => peers::fib_calls(PEER_FIB_N) as f64,
-            PeerWork::Sort | PeerWork::Blur => PEER_SLICE_LEN as f64,
-        }
-    }
-
-    fn tree(levels: u32) -> &'static peers::Node {
-        static TREES: [OnceLock<peers::Node>; 2] = [OnceLock::new(), OnceLock::new()];
-        let index = PEER_TREE_LEVELS
-            .iter()
-            .position(|&l| l == levels)
-            .expect("a peer tree size");
-        TREES[index].get_or_init(|| peers::Node::tree(levels))
-    }
-
-    fn sort_input() -> &'static [u32] {
-        static INPUT: OnceLock<Vec<u32>> = OnceLock::new();
-        INPUT.get_or_init(|| peers::seeded_u32s(PEER_SLICE_LEN))
-    }
-
-    fn blur_input() -> &'static [f32] {
-        static INPUT: OnceLock<Vec<f32>> = OnceLock::new();
-        INPUT.get_or_init(|| {
-            peers::seeded_u32s(PEER_SLICE_LEN)
-                .into_iter()
-                .map(|x| (x % 1000) as f32)
-                .collect()
-        })
-    }
-
-    /// One run with `F`'s fork: the time of the recursion alone (outputs
-    /// are allocated and written before the clock starts) and its result (the sum, or
-    /// a checksum of the sorted or blurred output).
-    fn run<F: Fork>(self, ctx: &mut F::Ctx<'_>) -> (Duration, u64) {
-        match self {
-            PeerWork::Tree(levels) => {
-                let tree = PeerWork::tree(levels);
-                let start = Instant::now();
-                let sum = peers::tree_sum::<F>(black_box(tree), ctx);
-                (start.elapsed(), sum)
-            }
-            PeerWork::Fib => {
-                let start = Instant::now();
-                let value = peers::fib::<F>(black_box(PEER_FIB_N), ctx);
-                (start.elapsed(), value)
-            }
-            PeerWork::Sort => {
-                let mut data = PeerWork::sort_input().to_vec();
-                let start = Instant::now();
-                peers::quicksort::<F>(black_box(&mut data), ctx);
-                let elapsed = start.elapsed();
-                (elapsed, peers::checksum(data.iter().map(|&x| u64::from(x))))
-            }
-            PeerWork::Blur => {
-                let input = PeerWork::blur_input();
-                // Not zeros: a zeroed allocation's pages would be faulted
-                // in by the timed pass.
-                let mut out = vec![-1.0f32; input.len()];
-                let start = Instant::now();
-                peers::blur::<F>(input, black_box(&mut out), 0, ctx);
-                let elapsed = start.elapsed();
-                (
-                    elapsed,
-                    peers::checksum(out.iter().map(|x| u64::from(x.to_bits()))),
-                )
-            }
-        }
-    }
-
-    /// The result of the sequential code, which every pool's must equal.
-    fn expected(self) -> u64 {
-        static EXPECTED: [OnceLock<u64>; 5] = [const { OnceLock::new() }; 5];
-        let index = PeerWork::ALL
-            .iter()
-            .position(|w| w.name() == self.name())
-            .expect("a peer workload");
-        *EXPECTED[index].get_or_init(|| self.run::<Sequential>(&mut ()).1)
-    }
-}
-
 /// A `peer_*` row: one workload at one pool size, measured on Drowse,
 /// chili and rayon-core.
 fn peer_bench(work: PeerWork, threads: usize) -> Bench {
@@ -638,26 +510,10 @@ fn idle<P: Pool>(threads: usize) -> Figures {
 /// a Drowse or rayon-core pool of N is N workers, the caller of `install`
 /// waiting: N threads run the recursion in both.
 fn peer_measure(which: Which, threads: usize, work: PeerWork) -> Figures {
-    fn on_pool<P: Pool>(threads: usize, work: PeerWork) -> (Duration, u64) {
-        let pool = Started::<P>::new(threads);
-        pool.pool()
-            .install(|| black_box(peers::fib::<Joins<P>>(black_box(15), &mut ())));
-        let timed = pool.pool().install(|| work.run::<Joins<P>>(&mut ()));
-        pool.finish();
-        timed
-    }
     let (elapsed, result) = match which {
-        Which::Drowse => on_pool::<Drowse>(threads, work),
-        Which::Rayon => on_pool::<Rayon>(threads, work),
-        Which::Chili => {
-            let pool = chili::ThreadPool::with_config(chili::Config {
-                thread_count: NonZeroUsize::new(threads),
-                ..chili::Config::default()
-            });
-            let mut scope = pool.scope();
-            black_box(peers::fib::<peers::Chili>(black_box(15), &mut scope));
-            work.run::<peers::Chili>(&mut scope)
-        }
+        Which::Drowse => work.run_on_pool::<Drowse>(threads),
+        Which::Rayon => work.run_on_pool::<Rayon>(threads),
+        Which::Chili => work.run_on_chili(threads),
     };
     assert_eq!(
         result,
@@ -988,16 +844,6 @@ fn pool_cpu<P: Pool>(pool: &Started<P>) -> u64 {
 
 // ---------------------------------------------------------------------------
 
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[middle]
-    } else {
-        (values[middle - 1] + values[middle]) / 2.0
-    }
-}
-
 fn run(options: &Options) {
     let all = benches(options);
     if let Some(only) = &options.only {
@@ -1083,12 +929,11 @@ fn run(options: &Options) {
                     .filter(|(_, r)| r[index] > 0.0)
                     .map(|(d, r)| d[index] / r[index])
                     .collect();
-                paired.sort_by(f64::total_cmp);
                 let spread = if paired.is_empty() {
                     "-".to_string()
                 } else {
-                    let quartile = |q: usize| paired[((paired.len() * q).div_ceil(4)).max(1) - 1];
-                    format!("{:.2}-{:.2}", quartile(1), quartile(3))
+                    let (p25, p75) = quartiles(&mut paired);
+                    format!("{p25:.2}-{p75:.2}")
                 };
                 println!(
                     "result\t{name}\t{unit}\t{}\t{}\t{ratio}\t{spread}\t{}",

@@ -26,13 +26,13 @@
 #[allow(clippy::manual_is_multiple_of)]
 mod common;
 
-use common::peers::{self, Fork, Joins, Sequential};
-use common::{Drowse, Pool, Rayon, Started};
+use common::peers::{self, Fork, PeerWork, Sequential};
+use common::{median, quartiles, Drowse, Pool, Rayon};
 use std::hint::black_box;
 use std::num::NonZeroUsize;
 use std::process::exit;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -97,158 +97,23 @@ impl Peer {
     }
 }
 
-/// Nodes of a tree of 2^levels - 1 nodes: the rows' two trees.
-const TREE_LEVELS: [u32; 2] = [20, 23];
-const FIB_N: u64 = 30;
-/// Elements of the sorted and the blurred slice.
-const SLICE_LEN: usize = 1 << 20;
-
-/// A workload of peers.rs with its input.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Work {
-    Tree(u32),
-    Fib,
-    Sort,
-    Blur,
-}
-
-impl Work {
-    const ALL: [Work; 5] = [
-        Work::Tree(TREE_LEVELS[0]),
-        Work::Tree(TREE_LEVELS[1]),
-        Work::Fib,
-        Work::Sort,
-        Work::Blur,
-    ];
-
-    /// The row's name without its thread count; the `peer_*` rows of
-    /// compare use the same names for the same work.
-    fn name(self) -> String {
-        match self {
-            Work::Tree(levels) => format!("tree{levels}"),
-            Work::Fib => format!("fib{FIB_N}"),
-            Work::Sort => "qsort1m".to_string(),
-            Work::Blur => "blur1m".to_string(),
-        }
-    }
-
-    fn unit(self) -> &'static str {
-        match self {
-            Work::Tree(_) => "ns/node",
-            Work::Fib => "ns/call",
-            Work::Sort | Work::Blur => "ns/elem",
-        }
-    }
-
-    /// Nodes, calls or elements of one run: the figure is time over this.
-    fn count(self) -> f64 {
-        match self {
-            Work::Tree(levels) => ((1u64 << levels) - 1) as f64,
-            Work::Fib => peers::fib_calls(FIB_N) as f64,
-            Work::Sort | Work::Blur => SLICE_LEN as f64,
-        }
-    }
-
-    /// The tree of `levels` levels, built on first use and then shared by
-    /// every run.
-    fn tree(levels: u32) -> &'static peers::Node {
-        static SMALL: OnceLock<peers::Node> = OnceLock::new();
-        static LARGE: OnceLock<peers::Node> = OnceLock::new();
-        let cell = if levels == TREE_LEVELS[0] {
-            &SMALL
-        } else {
-            assert_eq!(levels, TREE_LEVELS[1], "no tree of {levels} levels");
-            &LARGE
-        };
-        cell.get_or_init(|| peers::Node::tree(levels))
-    }
-
-    fn unsorted() -> &'static [u32] {
-        static INPUT: OnceLock<Vec<u32>> = OnceLock::new();
-        INPUT.get_or_init(|| peers::seeded_u32s(SLICE_LEN))
-    }
-
-    fn signal() -> &'static [f32] {
-        static INPUT: OnceLock<Vec<f32>> = OnceLock::new();
-        INPUT.get_or_init(|| {
-            Work::unsorted()
-                .iter()
-                .map(|&x| (x % 1000) as f32)
-                .collect()
-        })
-    }
-
-    /// One run with `F`'s join: the time of the recursion alone (inputs
-    /// and outputs are ready before the clock starts) and what it computed
-    /// (the sum or fib value, or a checksum of the sorted or blurred slice).
-    fn run<F: Fork>(self, ctx: &mut F::Ctx<'_>) -> (Duration, u64) {
-        match self {
-            Work::Tree(levels) => {
-                let tree = Work::tree(levels);
-                let start = Instant::now();
-                let sum = peers::tree_sum::<F>(black_box(tree), ctx);
-                (start.elapsed(), sum)
-            }
-            Work::Fib => {
-                let start = Instant::now();
-                let value = peers::fib::<F>(black_box(FIB_N), ctx);
-                (start.elapsed(), value)
-            }
-            Work::Sort => {
-                let mut data = Work::unsorted().to_vec();
-                let start = Instant::now();
-                peers::quicksort::<F>(black_box(&mut data), ctx);
-                let elapsed = start.elapsed();
-                (elapsed, peers::checksum(data.iter().map(|&x| u64::from(x))))
-            }
-            Work::Blur => {
-                let input = Work::signal();
-                // Written before the clock starts, so that the timed pass
-                // does not fault the pages of a fresh zeroed allocation in.
-                let mut out = vec![f32::NAN; input.len()];
-                let start = Instant::now();
-                peers::blur::<F>(input, black_box(&mut out), 0, ctx);
-                let elapsed = start.elapsed();
-                let bits = out.iter().map(|x| u64::from(x.to_bits()));
-                (elapsed, peers::checksum(bits))
-            }
-        }
-    }
-}
-
 /// One measurement of `work` on a fresh `threads`-thread pool of `peer`,
 /// after fib(15) on the same pool as a warm-up: ns per unit, and the
 /// result. Drowse and rayon-core pools are `threads` workers (the caller of
 /// `install` waits), and every worker has started before the warm-up and
 /// exited before this returns; chili's and forte's are `threads - 1`
 /// workers and the calling thread.
-fn measure(peer: Peer, threads: usize, work: Work) -> (f64, u64) {
-    fn installed<P: Pool>(threads: usize, work: Work) -> (Duration, u64) {
-        let pool = Started::<P>::new(threads);
-        pool.pool()
-            .install(|| black_box(peers::fib::<Joins<P>>(black_box(15), &mut ())));
-        let timed = pool.pool().install(|| work.run::<Joins<P>>(&mut ()));
-        pool.finish();
-        timed
-    }
+fn measure(peer: Peer, threads: usize, work: PeerWork) -> (f64, u64) {
     let (elapsed, result) = match peer {
-        Peer::Drowse => installed::<Drowse>(threads, work),
-        Peer::Rayon => installed::<Rayon>(threads, work),
-        Peer::Chili => {
-            let pool = chili::ThreadPool::with_config(chili::Config {
-                thread_count: NonZeroUsize::new(threads),
-                ..chili::Config::default()
-            });
-            let mut scope = pool.scope();
-            black_box(peers::fib::<peers::Chili>(black_box(15), &mut scope));
-            work.run::<peers::Chili>(&mut scope)
-        }
+        Peer::Drowse => work.run_on_pool::<Drowse>(threads),
+        Peer::Rayon => work.run_on_pool::<Rayon>(threads),
+        Peer::Chili => work.run_on_chili(threads),
         Peer::Forte => on_forte(threads, |worker| {
-            black_box(peers::fib::<Forte>(black_box(15), worker));
+            black_box(peers::fib::<Forte>(black_box(peers::WARM_UP_FIB_N), worker));
             work.run::<Forte>(worker)
         }),
     };
-    (elapsed.as_nanos() as f64 / work.count(), result)
+    (elapsed.as_nanos() as f64 / work.units(), result)
 }
 
 /// Ends the process (exit status 3) if one measurement runs longer than
@@ -295,23 +160,6 @@ impl Watchdog {
         self.started_ms.store(0, Ordering::SeqCst);
         result
     }
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[middle]
-    } else {
-        (values[middle - 1] + values[middle]) / 2.0
-    }
-}
-
-/// The p25 and p75 of `values` (not empty), nearest rank.
-fn quartiles(values: &mut [f64]) -> (f64, f64) {
-    values.sort_by(f64::total_cmp);
-    let rank = |q: usize| values[(values.len() * q).div_ceil(4).max(1) - 1];
-    (rank(1), rank(3))
 }
 
 struct Options {
@@ -386,13 +234,13 @@ fn parse_options() -> Options {
 fn main() {
     common::exit_unless_std_world("drowse-peers-forte");
     let options = parse_options();
-    let mut rows: Vec<(Work, usize)> = Vec::new();
-    for work in Work::ALL {
+    let mut rows: Vec<(PeerWork, usize)> = Vec::new();
+    for work in PeerWork::ALL {
         for &threads in &options.threads {
             rows.push((work, threads));
         }
     }
-    let row_name = |work: Work, threads: usize| format!("{}_{threads}t", work.name());
+    let row_name = |work: PeerWork, threads: usize| format!("{}_{threads}t", work.name());
     if let Some(only) = &options.only {
         for name in only {
             if !rows.iter().any(|&(w, t)| row_name(w, t) == *name) {
@@ -462,7 +310,7 @@ mod tests {
     /// to build; the binary checks them on every run).
     #[test]
     fn every_pool_computes_the_sequential_result() {
-        for work in [Work::Fib, Work::Sort, Work::Blur] {
+        for work in [PeerWork::Fib, PeerWork::Sort, PeerWork::Blur] {
             let expected = work.run::<Sequential>(&mut ()).1;
             for threads in [1, 3] {
                 for peer in Peer::ALL {

@@ -465,3 +465,23 @@ pub fn scope_spawns<P: Pool>(pool: &P, count: usize) {
         P::NAME
     );
 }
+
+/// The median of `values` (not empty; sorts them): the middle one, or the
+/// mean of the two middle ones.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[middle]
+    } else {
+        (values[middle - 1] + values[middle]) / 2.0
+    }
+}
+
+/// The p25 and p75 of `values` (not empty; sorts them), nearest rank: the
+/// spread of the per-round ratios in the benches' tables.
+pub fn quartiles(values: &mut [f64]) -> (f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let rank = |q: usize| values[(values.len() * q).div_ceil(4).max(1) - 1];
+    (rank(1), rank(3))
+}

@@ -23,8 +23,12 @@
 //! 1.96.0, includes this module (through `common/mod.rs`) by path, and
 //! implements `Fork` with forte's `Worker::join`.
 
-use super::Pool;
+use super::{Pool, Started};
+use std::hint::black_box;
 use std::marker::PhantomData;
+use std::num::NonZeroUsize;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// How one pool runs two halves of a recursion.
 pub trait Fork {
@@ -252,4 +256,163 @@ pub fn checksum(values: impl Iterator<Item = u64>) -> u64 {
     values.enumerate().fold(0u64, |sum, (i, v)| {
         sum.wrapping_mul(31).wrapping_add(v ^ i as u64)
     })
+}
+
+/// The workloads of the `peer_*` rows (compare) and of `peers-forte`, with
+/// a `join` at every call; their inputs are built once per process.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum PeerWork {
+    /// The sum of a tree of 2^levels - 1 nodes ([`PEER_TREE_LEVELS`]).
+    Tree(u32),
+    /// fib([`PEER_FIB_N`]).
+    Fib,
+    /// Quicksort of [`PEER_SLICE_LEN`] seeded `u32`.
+    Sort,
+    /// One 3-point blur of [`PEER_SLICE_LEN`] `f32`.
+    Blur,
+}
+
+/// The trees of the peer rows: 2^20 - 1 and 2^23 - 1 nodes.
+pub const PEER_TREE_LEVELS: [u32; 2] = [20, 23];
+pub const PEER_FIB_N: u64 = 30;
+pub const PEER_SLICE_LEN: usize = 1 << 20;
+/// The warm-up run on each fresh pool before the timed one: fib of this.
+pub const WARM_UP_FIB_N: u64 = 15;
+
+impl PeerWork {
+    pub const ALL: [PeerWork; 5] = [
+        PeerWork::Tree(PEER_TREE_LEVELS[0]),
+        PeerWork::Tree(PEER_TREE_LEVELS[1]),
+        PeerWork::Fib,
+        PeerWork::Sort,
+        PeerWork::Blur,
+    ];
+
+    /// The row's name without its thread count.
+    pub fn name(self) -> String {
+        match self {
+            PeerWork::Tree(levels) => format!("tree{levels}"),
+            PeerWork::Fib => format!("fib{PEER_FIB_N}"),
+            PeerWork::Sort => "qsort1m".to_string(),
+            PeerWork::Blur => "blur1m".to_string(),
+        }
+    }
+
+    pub fn unit(self) -> &'static str {
+        match self {
+            PeerWork::Tree(_) => "ns/node",
+            PeerWork::Fib => "ns/call",
+            PeerWork::Sort | PeerWork::Blur => "ns/elem",
+        }
+    }
+
+    /// What a figure is per: nodes, calls or elements of one run.
+    pub fn units(self) -> f64 {
+        match self {
+            PeerWork::Tree(levels) => ((1u64 << levels) - 1) as f64,
+            PeerWork::Fib => fib_calls(PEER_FIB_N) as f64,
+            PeerWork::Sort | PeerWork::Blur => PEER_SLICE_LEN as f64,
+        }
+    }
+
+    fn tree(levels: u32) -> &'static Node {
+        static TREES: [OnceLock<Node>; 2] = [OnceLock::new(), OnceLock::new()];
+        let index = PEER_TREE_LEVELS
+            .iter()
+            .position(|&l| l == levels)
+            .expect("a peer tree size");
+        TREES[index].get_or_init(|| Node::tree(levels))
+    }
+
+    fn sort_input() -> &'static [u32] {
+        static INPUT: OnceLock<Vec<u32>> = OnceLock::new();
+        INPUT.get_or_init(|| seeded_u32s(PEER_SLICE_LEN))
+    }
+
+    fn blur_input() -> &'static [f32] {
+        static INPUT: OnceLock<Vec<f32>> = OnceLock::new();
+        INPUT.get_or_init(|| {
+            seeded_u32s(PEER_SLICE_LEN)
+                .into_iter()
+                .map(|x| (x % 1000) as f32)
+                .collect()
+        })
+    }
+
+    /// One run with `F`'s fork: the time of the recursion alone (outputs
+    /// are allocated and written before the clock starts) and its result (the sum, or
+    /// a checksum of the sorted or blurred output).
+    pub fn run<F: Fork>(self, ctx: &mut F::Ctx<'_>) -> (Duration, u64) {
+        match self {
+            PeerWork::Tree(levels) => {
+                let tree = PeerWork::tree(levels);
+                let start = Instant::now();
+                let sum = tree_sum::<F>(black_box(tree), ctx);
+                (start.elapsed(), sum)
+            }
+            PeerWork::Fib => {
+                let start = Instant::now();
+                let value = fib::<F>(black_box(PEER_FIB_N), ctx);
+                (start.elapsed(), value)
+            }
+            PeerWork::Sort => {
+                let mut data = PeerWork::sort_input().to_vec();
+                let start = Instant::now();
+                quicksort::<F>(black_box(&mut data), ctx);
+                let elapsed = start.elapsed();
+                (elapsed, checksum(data.iter().map(|&x| u64::from(x))))
+            }
+            PeerWork::Blur => {
+                let input = PeerWork::blur_input();
+                // Not zeros: a zeroed allocation's pages would be faulted
+                // in by the timed pass.
+                let mut out = vec![-1.0f32; input.len()];
+                let start = Instant::now();
+                blur::<F>(input, black_box(&mut out), 0, ctx);
+                let elapsed = start.elapsed();
+                (
+                    elapsed,
+                    checksum(out.iter().map(|x| u64::from(x.to_bits()))),
+                )
+            }
+        }
+    }
+
+    /// One run (`PeerWork::run`) on a fresh pool of `P` with `threads`
+    /// workers, all started, after a warm-up (fib([`WARM_UP_FIB_N`])) on
+    /// it; the caller of `install` waits, so `threads` threads run the
+    /// recursion. The pool is finished (its workers exited) before this
+    /// returns.
+    pub fn run_on_pool<P: Pool>(self, threads: usize) -> (Duration, u64) {
+        let pool = Started::<P>::new(threads);
+        pool.pool().install(|| {
+            black_box(fib::<Joins<P>>(black_box(WARM_UP_FIB_N), &mut ()));
+        });
+        let timed = pool.pool().install(|| self.run::<Joins<P>>(&mut ()));
+        pool.finish();
+        timed
+    }
+
+    /// One run on a fresh chili pool of `threads` threads (`threads - 1`
+    /// workers and the thread that opens its scope), after the same
+    /// warm-up.
+    pub fn run_on_chili(self, threads: usize) -> (Duration, u64) {
+        let pool = chili::ThreadPool::with_config(chili::Config {
+            thread_count: NonZeroUsize::new(threads),
+            ..chili::Config::default()
+        });
+        let mut scope = pool.scope();
+        black_box(fib::<Chili>(black_box(WARM_UP_FIB_N), &mut scope));
+        self.run::<Chili>(&mut scope)
+    }
+
+    /// The result of the sequential code, which every pool's must equal.
+    pub fn expected(self) -> u64 {
+        static EXPECTED: [OnceLock<u64>; 5] = [const { OnceLock::new() }; 5];
+        let index = PeerWork::ALL
+            .iter()
+            .position(|w| w.name() == self.name())
+            .expect("a peer workload");
+        *EXPECTED[index].get_or_init(|| self.run::<Sequential>(&mut ()).1)
+    }
 }
