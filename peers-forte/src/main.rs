@@ -26,7 +26,7 @@
 #[allow(clippy::manual_is_multiple_of)]
 mod common;
 
-use common::peers::{self, Fork, PeerWork, Sequential};
+use common::peers::{self, Fork, PeerWork};
 use common::{median, quartiles, Drowse, Pool, Rayon};
 use std::hint::black_box;
 use std::num::NonZeroUsize;
@@ -260,9 +260,7 @@ fn main() {
     let dog = Watchdog::start();
     for (work, threads) in rows {
         let row = row_name(work, threads);
-        let expected = dog.watch(format!("{row} on the sequential code"), || {
-            work.run::<Sequential>(&mut ()).1
-        });
+        let expected = dog.watch(format!("{row} on the sequential code"), || work.expected());
         let mut figures: Vec<Vec<f64>> = vec![Vec::new(); Peer::ALL.len()];
         for round in 0..options.rounds {
             let mut order: Vec<usize> = (0..Peer::ALL.len()).collect();
@@ -311,7 +309,7 @@ mod tests {
     #[test]
     fn every_pool_computes_the_sequential_result() {
         for work in [PeerWork::Fib, PeerWork::Sort, PeerWork::Blur] {
-            let expected = work.run::<Sequential>(&mut ()).1;
+            let expected = work.expected();
             for threads in [1, 3] {
                 for peer in Peer::ALL {
                     let (_, result) = measure(peer, threads, work);
