@@ -501,13 +501,25 @@ impl Sleep {
             return false;
         }
         *is_blocked = false;
-        sleep_state.wake_up.notify_one();
         // The waker, not the sleeper, takes the sleeper off the count:
         // posters then see it as awake at once, and since we hold its lock
         // and have cleared `is_blocked`, no other waker can count it off
         // again.
         self.hot.counters.sub_sleeping_thread();
         record::step(Step::Woken, Some(index));
+        drop(is_blocked);
+        // Notified after the unlock, so that the sleeper finds the lock
+        // free when it runs: notified under it, a sleeper that runs at once
+        // (on another CPU, or preempting us) blocks again on our lock and
+        // waits for our unlock to wake it a second time (journal, "Notified
+        // after the unlock"). Nothing is lost: the sleeper holds its lock
+        // from before it sets `is_blocked` until its wait releases it, so
+        // the flag we cleared under the lock is read by a sleeper that is
+        // waiting now (this notification wakes it) or that wakes spuriously;
+        // a sleeper that has since blocked again reads its new flag true
+        // and waits on. `self` outlives the call as it outlived the unlock:
+        // every waker holds the registry.
+        sleep_state.wake_up.notify_one();
         true
     }
 }
