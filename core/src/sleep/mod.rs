@@ -511,14 +511,10 @@ impl Sleep {
         // Notified after the unlock, so that the sleeper finds the lock
         // free when it runs: notified under it, a sleeper that runs at once
         // (on another CPU, or preempting us) blocks again on our lock and
-        // waits for our unlock to wake it a second time (journal, "Notified
-        // after the unlock"). Nothing is lost: the sleeper holds its lock
-        // from before it sets `is_blocked` until its wait releases it, so
-        // the flag we cleared under the lock is read by a sleeper that is
-        // waiting now (this notification wakes it) or that wakes spuriously;
-        // a sleeper that has since blocked again reads its new flag true
-        // and waits on. `self` outlives the call as it outlived the unlock:
-        // every waker holds the registry.
+        // waits for our unlock to wake it a second time. Why no
+        // notification is lost: the sleep README, "The notification comes
+        // after the unlock", and lemma 2 of docs/proof.md. `self` outlives
+        // the call as it outlived the unlock: every waker holds the registry.
         sleep_state.wake_up.notify_one();
         true
     }
